@@ -161,3 +161,24 @@ def test_the_plain_local_games_last_line_is_a_sentence_in_italian() -> None:
     done = scopa("local", "--seats", "greedy,random", "--seed", "5", lang="it_IT.UTF-8")
     assert done.returncode == 0, done.stdout + done.stderr
     assert done.stdout.splitlines()[-1] == "Mescolata numero 5: per rigiocarla, --seed 5", done.stdout[-300:]
+
+
+def test_the_check_counts_the_steps_the_viewer_shows(recorded: Path) -> None:
+    """--check says as many steps as the viewer's "step 1/N" counts (the game's end included)."""
+    import re
+
+    import pexpect
+
+    checked = re.search(r"(\d+) steps", scopa("replay", str(recorded), "--check").stdout)
+    assert checked is not None
+    env = dict(os.environ, TERM="xterm-256color", COLUMNS="160", LINES="40")
+    child = pexpect.spawn(sys.executable, ["-m", "scopa.cli", "replay", str(recorded)], cwd=str(ROOT),
+                          env=env, encoding="utf-8", timeout=30, dimensions=(40, 160))
+    try:
+        child.expect(r"step 1/(\d+)")
+        shown = child.match.group(1)
+        child.send("q")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close()
+    assert checked.group(1) == shown, (checked.group(0), shown)
