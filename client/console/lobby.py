@@ -485,7 +485,10 @@ class Lobby:
                 self.say(notice_line(notice))
             if isinstance(notice, SeatTakenByBot) and isinstance(player, TerminalPlayer):
                 player.bot_plays(notice.seat)
-        result = await self.session.play_game(player, on_notice=noticed)
+        try:
+            result = await self.session.play_game(player, on_notice=noticed)
+        finally:  # the keyboard is the lobby's again
+            player.stop_listening() if isinstance(player, TerminalPlayer) else None
         if self.seats is not None:
             self.seats.forget()
         if result.winner is None:
