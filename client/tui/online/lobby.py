@@ -80,6 +80,16 @@ def _seat_parts(info: TableInfo) -> list[Text]:
     return parts
 
 
+def _told(said: str | Text, empty: str | None) -> str | Text | None:
+    """The status line ``said`` without what it says of an empty (or finished) list
+    (``empty``): what was told."""
+    if not said or said == keys_hint() or said == empty:
+        return None
+    if empty is not None and str(said).endswith("\n" + empty):
+        return said[:len(said) - len(empty) - 1] or None
+    return said
+
+
 class LobbyFooter(Footer):
     """The lobby's key line: in a narrow window on two rows (three or more when even
     that is too wide), so that every key (``? help`` and ``q leave`` too) stays in sight."""
@@ -130,8 +140,8 @@ class LobbyScreen(Screen[None]):
         Binding("j", "join", key_word("join")),
         Binding("i", "invited", key_word("invite")),  # every key's word fits on one line at 100 columns
         Binding("w", "watch", key_word("watch")),
-        Binding("o", "tournaments", key_word("tournaments")),
-        Binding("r", "refresh", key_word("refresh"), show=False),  # the list follows the server by itself
+        Binding("o", "play_now('tournaments')", key_word("tournaments")),
+        Binding("r", "play_now('refresh')", key_word("refresh"), show=False),  # the list follows the server by itself
         Binding("t", "talk", key_word("chat"), show=False),  # the chat line says "t: …" itself
         Binding("escape", "play_now('stop_quick')", key_word("stop waiting"), show=False),  # a quick wait says it
     ]
@@ -262,12 +272,13 @@ class LobbyScreen(Screen[None]):
             tr("Every game here is over (w on one shows how it ended): press c to create a table.") if not live else None
         asking = self._question is not None and not self._question.done()  # a question stays until answered
         if empty is not None and empty != self._empty and not asking:  # said once: what was told since stays
-            told = self._told()
+            told = _told(self._status, self._empty)
             self.say(empty if told is None else Text.assemble(told, "\n", empty))  # what was just told stays above
             self._empty = empty
         elif empty is None:
-            if self._empty is not None and self._status != self._told():  # what it said of the list is no more true
-                self.say(self._told() or keys_hint())
+            told = _told(self._status, self._empty)
+            if self._empty is not None and self._status != told:  # what it said of the list is no more true
+                self.say(told or keys_hint())
             self._empty = None
         fresh = [t for t in live if t not in self._live]  # tables new to the list (or whose game started again)
         self._live = set(live)
@@ -276,15 +287,6 @@ class LobbyScreen(Screen[None]):
             keep = (waiting or live)[0]
         if keep in self.tables:
             dt.move_cursor(row=list(self.tables).index(keep))
-
-    def _told(self) -> str | Text | None:
-        """The status line without what it says of an empty (or finished) list: what was told."""
-        said, empty = self._status, self._empty
-        if not said or said == keys_hint() or said == empty:
-            return None
-        if empty is not None and str(said).endswith("\n" + empty):
-            return said[:len(said) - len(empty) - 1] or None
-        return said
 
     def selected_id(self) -> str | None:
         dt = self.query_one("#tables", DataTable)
@@ -301,7 +303,8 @@ class LobbyScreen(Screen[None]):
         self.post_message(self.Action("watch" if table_id not in self.live() else "join", table_id))  # over: its result
 
     def action_play_now(self, kind: str = "quick") -> None:
-        """p: a quick game (p again while waiting: stop waiting); Esc: stop waiting (``stop_quick``)."""
+        """p: a quick game (p again while waiting: stop waiting); Esc: stop waiting (``stop_quick``);
+        r: the list again (``refresh``); o: the tournaments (``tournaments``)."""
         self.post_message(self.Action(kind))
 
     def action_create(self) -> None:
@@ -329,12 +332,6 @@ class LobbyScreen(Screen[None]):
             self.say(tr("No table selected: c creates one."))
             return
         self.post_message(self.Action("watch", table_id))
-
-    def action_refresh(self) -> None:
-        self.post_message(self.Action("refresh"))
-
-    def action_tournaments(self) -> None:
-        self.post_message(self.Action("tournaments"))
 
     def action_talk(self) -> None:
         self._talking = True
