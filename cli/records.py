@@ -285,7 +285,7 @@ def replay(args: argparse.Namespace, console: Console, record: Record | None = N
         console.print(f"[red]{escape(str(exc))}[/red]")
         return EXIT_BAD_INPUT
     if args.check:
-        count = 0
+        count = 0  # the steps a viewer stands at: each of the record's, then the game's end (one more)
         try:
             for _ in replay_steps(record):
                 count += 1
@@ -293,7 +293,7 @@ def replay(args: argparse.Namespace, console: Console, record: Record | None = N
             console.print(f"[red]{escape(tr('inconsistent:'))}[/red] {escape(str(exc))}", highlight=False)
             return EXIT_MISMATCH
         console.print(tr("consistent: {rounds} rounds, {steps} steps, result {totals} ({reason})",
-                         rounds=len(record.rounds), steps=count, totals="-".join(map(str, record.result.totals)),
+                         rounds=len(record.rounds), steps=count + 1, totals="-".join(map(str, record.result.totals)),
                          reason=word_text(record.result.reason.value)), highlight=False)
         return EXIT_OK
     if args.plain or not sys.stdout.isatty():

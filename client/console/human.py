@@ -10,7 +10,7 @@ from rich.text import Text
 
 from rich.console import Group
 
-from scopa.engine import Declare, Event, GameStarted, IllegalMoveError, Play, RoundEnded, View
+from scopa.engine import Declare, Event, GameEnded, GameStarted, IllegalMoveError, Play, RoundEnded, View
 from scopa.engine.player import Player
 
 from ..game import SeatCameBack, SeatNotice, SeatTakenByBot, seconds_text
@@ -61,10 +61,15 @@ class TerminalPlayer(Player):
         self.board = BoardState()
         """The game as the full-screen client keeps it: a round's end is shown as its round box is."""
         self.hinted = False  # "? lists …" said once, at the first prompt
+        self.listening: asyncio.Task[None] | None = None  # chat typed while the others move, sent as typed
         self.warned = False  # this turn's "10 s left" said
         """How the game is left from the prompt (a network game); None: Ctrl+C only."""
 
     async def notify(self, event: Event) -> None:
+        if self.chat is not None and self.listening is None and not isinstance(event, GameEnded):
+            self.listening = asyncio.ensure_future(self._chat_off_turn())
+        elif isinstance(event, GameEnded):
+            self.stop_listening()
         if isinstance(event, GameStarted):
             self.names, self.bot_seats = tuple(player_name(n) for n in event.names), set()  # "Bot 1 (medium)"
             if self.name in event.names:  # this seat, before its first turn: "you deal", not "Tu deals"
@@ -155,6 +160,25 @@ class TerminalPlayer(Player):
             self.reader.say(Text(tr("You stay at the table."), style="dim"))
         return True
 
+    async def _send_typed(self) -> None:
+        if not self.reader.waiting:
+            for typed in self.reader.typed_ahead():
+                said = table_line(typed)
+                if said is not None and said.kind == "chat" and said.text and self.chat is not None:
+                    await self.chat(said.text)
+
+    async def _chat_off_turn(self) -> None:
+        """While no prompt is up (the others move), a chat line typed goes to the table at once."""
+        while True:
+            await asyncio.sleep(0.2)  # a look at the keyboard: a line is there once Enter is pressed
+            await self._send_typed()
+
+    def stop_listening(self) -> None:
+        """The game is over (or left): the keyboard is the lobby's again."""
+        if self.listening is not None:
+            self.listening.cancel()
+            self.listening = None
+
     def _clock(self) -> int | None:
         return self.time_left() if self.time_left is not None else None
 
@@ -163,11 +187,7 @@ class TerminalPlayer(Player):
         seconds (once a turn).  A read still waiting when the turn ends (the server
         played for this seat) is kept for the next prompt (:class:`LineReader`)."""
         prompt = tr("Your move: ")
-        if not self.reader.waiting:  # chat typed while the others moved is said now; moves typed ahead are not answers
-            for typed in self.reader.typed_ahead():
-                said = table_line(typed)
-                if said is not None and said.kind == "chat" and said.text and self.chat is not None:
-                    await self.chat(said.text)
+        await self._send_typed()  # chat typed while the others moved is said now; moves typed ahead are not answers
         reading = self.reader.reading(prompt, fresh_only=True)
         line = asyncio.wrap_future(reading)
         try:

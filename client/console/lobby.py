@@ -324,7 +324,7 @@ class Lobby:
         self.say(Text(tr("You sit at table {table}, seat {seat}.", table=joined.table, seat=joined.seat + 1)))
         for line in said_before(self.session):
             self.say(line)
-        await self.play()
+        await self.play(quick=True)
         return True
 
     async def create(self) -> bool:
@@ -436,17 +436,19 @@ class Lobby:
         await self.play(next((t for t in tables if t.id == joined.table), None))
         return True
 
-    def _table_words(self, player: TerminalPlayer, table: TableInfo | None) -> None:
+    def _table_words(self, player: TerminalPlayer, table: TableInfo | None, quick: bool | None) -> None:
         """The move prompt's chat (to this table) and its leaving (asked first, as the
-        full-screen client asks)."""
+        full-screen client asks; ``quick``: a quick game's table, where a bot takes a seat left)."""
         session, at = self.session, self.session.table_id
 
         async def chat(text: str) -> None:
             await session.send_chat(text, to=f"table:{at}")
 
         def question() -> str:
-            others = [None if i in player.bot_seats else n for i, n in enumerate(player.names) if i != player.seat]
-            return leave_question(others, table.bot_takeover if table is not None else None)
+            board = player.board  # the seats' own names ("easy-bot-1": a server's bot), as the full-screen client asks
+            others = [None if i in board.bot_plays or i in player.bot_seats else n for i, n in enumerate(board.names)
+                      if i != player.seat]
+            return leave_question(others, table.bot_takeover if table is not None else quick)
 
         def leave() -> None:
             if self.seats is not None:
@@ -455,9 +457,9 @@ class Lobby:
 
         player.chat, player.leaving = chat, Leaving(question, leave)
 
-    async def play(self, table: TableInfo | None = None) -> GameResult:
+    async def play(self, table: TableInfo | None = None, quick: bool = False) -> GameResult:
         """Play the game at the table the session sits at (``table``: how it stood when
-        we sat down, if known); its seat is kept until the game is over."""
+        we sat down, if known; ``quick``: a quick game's); its seat is kept until the game is over."""
         if self._watching_lobby:  # at the table, the lobby's news would only pile up
             self._watching_lobby = False
             await self.session.unwatch_lobby()
@@ -470,7 +472,7 @@ class Lobby:
             self.say(Text(tr("Waiting for the other seats to fill…"), style="dim"))
         player = self.make_player()
         if isinstance(player, TerminalPlayer):
-            self._table_words(player, table)
+            self._table_words(player, table, True if quick else None)
             player.seat = self.session.seat  # known before a resume's replay names it
             player.resumed = resumed
 
@@ -483,7 +485,10 @@ class Lobby:
                 self.say(notice_line(notice))
             if isinstance(notice, SeatTakenByBot) and isinstance(player, TerminalPlayer):
                 player.bot_plays(notice.seat)
-        result = await self.session.play_game(player, on_notice=noticed)
+        try:
+            result = await self.session.play_game(player, on_notice=noticed)
+        finally:  # the keyboard is the lobby's again
+            player.stop_listening() if isinstance(player, TerminalPlayer) else None
         if self.seats is not None:
             self.seats.forget()
         if result.winner is None:

@@ -86,11 +86,11 @@ async def run_local_game(
         if not left:
             raise  # not a person leaving: this coroutine itself is cancelled
         console.print(Text(tr("Game left.")))
-        console.print(Text(tr("seed {seed}: replay with --seed {seed}", seed=seed), style="dim"))
+        console.print(Text(tr("Seed {seed}: replay with --seed {seed}", seed=seed), style="dim"))
         if record_to is not None:
             console.print(Text(tr("no record written: the game was left before its end"), style="dim"))
         return None
-    console.print(Text(tr("seed {seed}: replay with --seed {seed}", seed=seed), style="dim"))
+    console.print(Text(tr("Seed {seed}: replay with --seed {seed}", seed=seed), style="dim"))
     if record_to is not None:
         seats = [
             RecordPlayer(seat=i, name=getattr(p, "name", f"seat {i}"), side=rules.side_of(i),

@@ -420,6 +420,7 @@ TUI_ITALIAN: dict[str, str] = {
     "Waiting for a game of {preset}: {others} other(s) waiting… Esc (or p) stops waiting.":
         "Si aspetta una partita di {preset}: {others} in attesa oltre a te… Esc (o di nuovo p) smette di aspettare.",
     "Watching table {table}: the rematch of table {old}.": "Guardi il tavolo {table}: la rivincita del tavolo {old}.",
+    "You and {partners} win{how}, {score}.": "Vinci tu con {partners}{how}, {score}.",
     "You stopped waiting for a quick game.": "Non aspetti più una partita veloce.",
     "Your turn": "Tocca a te",
     "local game": "partita locale",
@@ -442,4 +443,5 @@ TUI_ITALIAN: dict[str, str] = {
         "Tocca a {name}: premi {keys}, fai clic su una carta o scrivine una con /. ? aiuto",
     "{n} free": "{n} liberi",
     "{who}: press {keys} or click a card": "{who}: premi {keys} o fai clic su una carta",
+    "↑↓: the whole score": "↑↓: tutto il punteggio",
 }

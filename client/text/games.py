@@ -9,7 +9,7 @@ from datetime import datetime
 from scopa.engine import EndReason, Preset, RuleSet, preset_of
 from scopa.protocol.commands import GameSummary, Leaderboard
 
-from .catalog import settings_it, word_text
+from .catalog import player_name, settings_it, word_text
 from .i18n import current_language, tr
 
 
@@ -62,7 +62,7 @@ def game_lines(games: list[GameSummary], me: str | None = None) -> list[str]:
         when = datetime.fromisoformat(g.ended.replace("Z", "+00:00")).strftime("%Y-%m-%d %H:%M")
         result = game_result(g, me)
         private = " " + tr("(private)") if g.private else ""
-        rows.append((g.id, when, ", ".join(g.players) + private, g.preset, result))
+        rows.append((g.id, when, ", ".join(map(player_name, g.players)) + private, g.preset, result))  # as boards say
     widths = [max((len(r[c]) for r in rows), default=0) for c in range(4)]
     return ["  ".join(r[c].ljust(widths[c]) for c in range(4)) + "  " + r[4] for r in rows]
 
@@ -79,12 +79,15 @@ def game_result(g: GameSummary, me: str | None = None) -> str:
     the game ended there) is said to have left, "you left" to ``me``, and is not the one
     who won: the bot that played for them is."""
     left = [seat for seat in range(len(g.players)) if seat in g.taken_over or seat == g.leaver]
+    if g.winner is None and g.leaver is not None:  # the game ended when one left: that one is named
+        left = [g.leaver]
+    names = [player_name(n) for n in g.players]  # a server's bot as the boards name it
     reason = word_text(g.reason)
     if g.winner is None:
         result = f"{reason} {'-'.join(str(t) for t in g.totals)}".strip()
     else:
         rules = RuleSet.build(players=len(g.players), teams=len(g.totals) == 2 and len(g.players) > 2)
-        who = [tr("a bot for {name}", name=g.players[seat]) if seat in left else g.players[seat]
+        who = [tr("a bot for {name}", name=names[seat]) if seat in left else names[seat]
                for seat in rules.seats_by_side()[g.winner]]
         totals = "-".join(str(g.totals[side]) for side in winner_first(g.winner, len(g.totals)))
         result = tr("{who} won {totals} ({reason})", who=" & ".join(who), totals=totals, reason=reason)
@@ -92,7 +95,7 @@ def game_result(g: GameSummary, me: str | None = None) -> str:
         return result
     if me is not None and any(g.players[seat].casefold() == me.casefold() for seat in left):
         return tr("you left the game; {result}", result=result)
-    return tr("{who} left the game; {result}", who=" & ".join(g.players[seat] for seat in left), result=result)
+    return tr("{who} left the game; {result}", who=" & ".join(names[seat] for seat in left), result=result)
 
 
 def game_over_text(table: str, summary: GameSummary | None, server: str) -> str:

@@ -336,7 +336,6 @@ ITALIAN: dict[str, str] = {
     # after a local game
     "Seed {seed}: replay with --seed {seed}": "Mescolata numero {seed}: per rigiocarla, --seed {seed}",
     "Game left.": "Partita lasciata.",
-    "seed {seed}: replay with --seed {seed}": "mescolata numero {seed}: per rigiocarla, --seed {seed}",
     "record written to {path}": "partita registrata in {path}",
     "no record written: the game was left before its end": "nessuna registrazione: la partita è stata lasciata prima della fine",
     # the plain client

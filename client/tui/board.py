@@ -215,6 +215,8 @@ class BoardScreen(MoveInput):
             self.autoplayed = False
             self._last_card = (Text(tr("Your last card,") + " ", style="yellow") + card_span(event.card, self.deck)
                                + Text(tr(", was played for you."), style="yellow"))
+            if line is not None:  # the status line says so too: it stays once the next deal ends the line above
+                line = self._last_card if not (event.captured or event.scopa) else self._last_card + "\n" + line
         if line is not None:
             self.say(line)
 
@@ -283,7 +285,7 @@ class BoardScreen(MoveInput):
         said = [self._status]
         if self._played_for is not None and self._played_for[0] == self.board.viewer:
             said.insert(0, self._played_for[1])  # stays until that seat's next move
-        if self._last_card is not None:
+        if self._last_card is not None and not self._status.plain.startswith(self._last_card.plain):
             said.insert(0, self._last_card)
         if self._back is not None:  # the table's news under it, once (one of its lines may be the last said)
             said = [t for t in said if not (t is self._status and t.plain in self._back.plain.split("\n"))]
@@ -324,7 +326,9 @@ class BoardScreen(MoveInput):
         return Text(turn + clock, style="bold green")
 
     async def ask(self, legal: Sequence[Play | Declare]) -> Play | Declare:
-        self._last_card = None  # a new hand to play from (a local game tells no deal of it)
+        if self._status.plain.startswith(tr("Your last card,")):  # a new hand to play from: said no more
+            self._status = Text("")
+        self._last_card = None  # (a local game tells no deal of it)
         return await super().ask(legal)
 
     def keep_saying(self, text: str | None) -> None:

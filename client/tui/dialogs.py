@@ -29,7 +29,7 @@ from ..text import BoardState, RoundResult, game_table, round_parts
 from .tablefacts import TableFacts, facts_lines
 from .text import card_span, cards_span
 from .keywords import key_word
-from .keys import TypedBox, scrolled
+from .keys import TypedBox, last_rows_first, scrolled
 
 def dialog_css(screen: str, width: str = "60", where: str = "middle") -> str:
     """A dialog box in the middle of ``screen`` (a class name: a screen's CSS is scoped to it)."""
@@ -156,7 +156,7 @@ class RoundEndScreen(Once, ModalScreen[int | None]):
             hint = tr("The game is over: this was its last round. Enter (or any letter) closes this.")
         else:
             hint = tr("The next round starts by itself when the players go on; Enter (or any letter) closes this.")
-        self.body = Group(*parts)
+        self.body, self.hint = Group(*parts), hint
         with Vertical(classes="dialog"):
             with VerticalScroll(id="round-scroll"):  # a small window scrolls the score; the rest stays in sight
                 yield Static(self.body, id="round-table")
@@ -175,6 +175,7 @@ class RoundEndScreen(Once, ModalScreen[int | None]):
             below = sum(p.outer_size.height + p.styles.margin.top + p.styles.margin.bottom for p in parts if p.display)
             room = self.size.height - 2 - below - 1  # the frame, what is below the score, a spare row
             self.query_one("#round-scroll", VerticalScroll).styles.max_height = max(3, room)
+            self.call_after_refresh(last_rows_first, self, self.hint)
 
     def clock_words(self) -> str:
         """Whose turn it is next and its seconds left ("" while no turn clock runs)."""

@@ -9,7 +9,10 @@ from __future__ import annotations
 from textual import events
 from textual.containers import VerticalScroll
 from textual.widget import Widget
-from textual.widgets import Input
+from textual.widgets import Input, Static
+from textual.css.query import NoMatches
+
+from ..text import tr
 
 
 def catch_up(box: Input, event: events.Key) -> bool:
@@ -53,3 +56,15 @@ def scrolled(screen: Widget, key: str) -> bool:
     {"up": scroll.scroll_up, "down": scroll.scroll_down, "pageup": scroll.scroll_page_up,
      "pagedown": scroll.scroll_page_down}[key](animate=False)
     return True
+
+
+def last_rows_first(screen: Widget, hint: str) -> None:
+    """A box's ``#round-scroll`` part too tall for the window shows its last rows (a
+    round's points) first; its ``#round-hint`` says the arrows show the rest."""
+    try:
+        scroll, line = screen.query_one("#round-scroll", VerticalScroll), screen.query_one("#round-hint", Static)
+    except NoMatches:  # the box is closing
+        return
+    scroll.scroll_end(animate=False)  # once laid out in its new height
+    scroll.call_after_refresh(lambda: line.update(tr("↑↓: the whole score") + " · " + hint if scroll.max_scroll_y
+                                                  else hint))

@@ -124,6 +124,9 @@ def result_line(board: BoardState) -> str:
            "all_denari": " " + tr("with all ten Denari")}.get(board.end_reason, "")
     if name == board.you_label and board.viewer is not None and board.side_of(board.viewer) == board.winner:
         return tr("You win{how}, {score}.", how=how, score=score)
+    if board.viewer is not None and board.side_of(board.viewer) == board.winner:  # "You and eva win", not "You & eva"
+        partners = " & ".join(board.seat_name(s) for s in board.side_seats(board.winner) if s != board.viewer)
+        return tr("You and {partners} win{how}, {score}.", partners=partners, how=how, score=score)
     if " & " in name:
         return tr("{who} win{how}, {score}.", who=name, how=how, score=score)
     return tr("{who} wins{how}, {score}.", who=name, how=how, score=score)

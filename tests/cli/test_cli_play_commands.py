@@ -1,7 +1,7 @@
 """`scopa play --plain` at the move prompt, through a pseudo-terminal: besides a move one
 may type ``?`` (or ``aiuto``) for what can be typed there, ``!text`` (or ``chat text``) to
 talk to the table, and ``esci`` (or ``q``) to leave the game, asked first as the
-full-screen client asks (Enter there is no); ``esci`` at the lobby leaves the client.  In
+full-screen client asks (what leaving does at this table; Enter there is no); ``esci`` at the lobby leaves the client.  In
 Italian, and in English."""
 
 from __future__ import annotations
@@ -31,7 +31,8 @@ def test_help_chat_and_leaving_at_the_italian_move_prompt(server: ServerThread) 
         child.expect("ada: ciao a tutti")  # said to the table, and heard there
         child.expect("La tua mossa: ")
         child.sendline("esci")
-        child.expect("Lasci la partita\\?")
+        child.expect("Lasci la partita\\? ")
+        child.expect("Finisce qui, senza vincitori: a questo tavolo")  # only a bot plays here: nobody to play on
         child.expect(r"\(s/n\) \[n\]: ")
         child.sendline("")  # Enter: no
         child.expect("Resti al tavolo")

@@ -97,6 +97,7 @@ def test_the_plain_log_speaks_italian_on_every_line_under_an_italian_locale(reco
     winner = data["players"][data["result"]["winner"]]["name"]
     assert italian[-1].startswith(f"Partita finita: vince {winner} ")
     assert italian[1].startswith("Giocata: ") and italian[2].startswith("Giocatori: ")
+    assert italian[2] == "Giocatori: Bot 1 (medio), Bot 2 (facile)", italian[2]  # one label each, as the board says
 
 
 def test_replay_without_a_terminal_prints_the_log(recorded: Path) -> None:
@@ -153,3 +154,31 @@ def test_replay_in_a_terminal_steps_through_the_game(recorded: Path) -> None:
     finally:
         child.close()
     assert child.exitstatus == 0
+
+
+def test_the_plain_local_games_last_line_is_a_sentence_in_italian() -> None:
+    """As the full-screen client says it: "Mescolata numero 5: …", capitalised."""
+    done = scopa("local", "--seats", "greedy,random", "--seed", "5", lang="it_IT.UTF-8")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout.splitlines()[-1] == "Mescolata numero 5: per rigiocarla, --seed 5", done.stdout[-300:]
+
+
+def test_the_check_counts_the_steps_the_viewer_shows(recorded: Path) -> None:
+    """--check says as many steps as the viewer's "step 1/N" counts (the game's end included)."""
+    import re
+
+    import pexpect
+
+    checked = re.search(r"(\d+) steps", scopa("replay", str(recorded), "--check").stdout)
+    assert checked is not None
+    env = dict(os.environ, TERM="xterm-256color", COLUMNS="160", LINES="40")
+    child = pexpect.spawn(sys.executable, ["-m", "scopa.cli", "replay", str(recorded)], cwd=str(ROOT),
+                          env=env, encoding="utf-8", timeout=30, dimensions=(40, 160))
+    try:
+        child.expect(r"step 1/(\d+)")
+        shown = child.match.group(1)
+        child.send("q")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close()
+    assert checked.group(1) == shown, (checked.group(0), shown)

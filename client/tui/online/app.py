@@ -16,14 +16,13 @@ from scopa.protocol.commands import TournamentNoTable, TournamentTable
 from scopa.protocol.convert import rules_from_wire
 
 from ...game import SeatNotice, notice_from_wire
-from ...text import error_text, gave_up_text, no_table_text, word_text
+from ...text import error_text, gave_up_text, no_table_text, word_text, BoardState
 from ...text import tr, DeckStyle, invite_string, leave_question, lost_text, refusal_text, rules_line, seated_text
 from ...net import ClientSession, ConnectionLost, ServerRefused, SavedSeat, TokenStore, CertificateRefused, give_up_seat
 from ...net import share_host
 from ..app import ScopaApp
 from .away import AwaySeats
 from ..board import BoardScreen
-from ...text import BoardState
 from .comeback import Comeback
 from ..dialogs import ConfirmScreen, NameScreen, RoundEndScreen, keys_help
 from .invitepanel import Invite, ShareInviteScreen
@@ -98,8 +97,9 @@ class NetApp(ScopaApp):
 
     def tell(self, text: str | Text) -> None:
         self.messages.append(str(text))
-        if self.board_screen is not None and self.screen is self.board_screen:
-            self.board_screen.say(text)
+        board = self.board_screen  # at a game, also under a box (help, a round's): "bruno is back" replaces "gone"
+        if board is not None and (self.screen is board or self.playing and board in self.screen_stack):
+            board.say(text)
         elif self.lobby is not None:
             self.lobby.say(text)
 

@@ -80,6 +80,16 @@ def _seat_parts(info: TableInfo) -> list[Text]:
     return parts
 
 
+def _told(said: str | Text, empty: str | None) -> str | Text | None:
+    """The status line ``said`` without what it says of an empty (or finished) list
+    (``empty``): what was told."""
+    if not said or said == keys_hint() or said == empty:
+        return None
+    if empty is not None and str(said).endswith("\n" + empty):
+        return said[:len(said) - len(empty) - 1] or None
+    return said
+
+
 class LobbyFooter(Footer):
     """The lobby's key line: in a narrow window on two rows (three or more when even
     that is too wide), so that every key (``? help`` and ``q leave`` too) stays in sight."""
@@ -130,8 +140,8 @@ class LobbyScreen(Screen[None]):
         Binding("j", "join", key_word("join")),
         Binding("i", "invited", key_word("invite")),  # every key's word fits on one line at 100 columns
         Binding("w", "watch", key_word("watch")),
-        Binding("o", "tournaments", key_word("tournaments")),
-        Binding("r", "refresh", key_word("refresh"), show=False),  # the list follows the server by itself
+        Binding("o", "play_now('tournaments')", key_word("tournaments")),
+        Binding("r", "play_now('refresh')", key_word("refresh"), show=False),  # the list follows the server by itself
         Binding("t", "talk", key_word("chat"), show=False),  # the chat line says "t: …" itself
         Binding("escape", "play_now('stop_quick')", key_word("stop waiting"), show=False),  # a quick wait says it
     ]
@@ -153,6 +163,7 @@ class LobbyScreen(Screen[None]):
         self._invite: InviteScreen | None = None  # i was pressed: the invite box, while it is open
         self._status: str | Text = ""  # what the status line shows
         self._empty: str | None = None  # what it said last of a list with no game on
+        self._live: set[str] = set()  # the tables whose game was going on when the list was drawn last
 
     def compose(self) -> ComposeResult:
         yield Static(Text.assemble((tr("Scopa lobby"), "bold"), f" · {self.who}"), id="lobby-top")
@@ -172,6 +183,12 @@ class LobbyScreen(Screen[None]):
         self.query_one("#chat", RichLog).styles.height = 6 if event.size.height >= 24 else 3  # the list keeps rows
         self.query_one(LobbyFooter).refresh(recompose=True)  # its keys fit the new width
         self._redraw()  # the columns fit the new width
+
+    def on_screen_resume(self) -> None:
+        """Back from a table: a line saying where the person sat is no more true."""
+        seated = tr("You sit at table {table}, seat {seat}.").partition("{table}")[0]
+        if str(self._status).startswith(seated):  # what the list's own line said under it stays
+            self.say(str(self._status).partition("\n")[2] or self._empty or keys_hint())
 
     def rename(self, who: str) -> None:
         """The heading names the person as the server does (a taken name was changed)."""
@@ -234,6 +251,8 @@ class LobbyScreen(Screen[None]):
         return [t for t, info in self.tables.items() if info.state is not TableState.FINISHED]
 
     def _redraw(self) -> None:
+        if not self.query("#tables"):  # not on screen (the app is closing): drawn when it is mounted
+            return
         dt = self.query_one("#tables", DataTable)
         keep = self.selected_id()
         live = self.live()  # the games going on first, the finished ones after them
@@ -253,14 +272,19 @@ class LobbyScreen(Screen[None]):
             tr("Every game here is over (w on one shows how it ended): press c to create a table.") if not live else None
         asking = self._question is not None and not self._question.done()  # a question stays until answered
         if empty is not None and empty != self._empty and not asking:  # said once: what was told since stays
-            told = self._status if self._status and self._status not in (keys_hint(), self._empty) else None
+            told = _told(self._status, self._empty)
             self.say(empty if told is None else Text.assemble(told, "\n", empty))  # what was just told stays above
             self._empty = empty
         elif empty is None:
-            if self._status in (tr("No tables yet: press c to create one."),
-                                tr("Every game here is over (w on one shows how it ended): press c to create a table.")):
-                self.say(keys_hint())
+            told = _told(self._status, self._empty)
+            if self._empty is not None and self._status != told:  # what it said of the list is no more true
+                self.say(told or keys_hint())
             self._empty = None
+        fresh = [t for t in live if t not in self._live]  # tables new to the list (or whose game started again)
+        self._live = set(live)
+        if keep is not None and keep not in live and fresh:  # the cursor on a finished game: onto one to join
+            waiting = [t for t in live if self.tables[t].state is TableState.WAITING]
+            keep = (waiting or live)[0]
         if keep in self.tables:
             dt.move_cursor(row=list(self.tables).index(keep))
 
@@ -279,7 +303,8 @@ class LobbyScreen(Screen[None]):
         self.post_message(self.Action("watch" if table_id not in self.live() else "join", table_id))  # over: its result
 
     def action_play_now(self, kind: str = "quick") -> None:
-        """p: a quick game (p again while waiting: stop waiting); Esc: stop waiting (``stop_quick``)."""
+        """p: a quick game (p again while waiting: stop waiting); Esc: stop waiting (``stop_quick``);
+        r: the list again (``refresh``); o: the tournaments (``tournaments``)."""
         self.post_message(self.Action(kind))
 
     def action_create(self) -> None:
@@ -307,12 +332,6 @@ class LobbyScreen(Screen[None]):
             self.say(tr("No table selected: c creates one."))
             return
         self.post_message(self.Action("watch", table_id))
-
-    def action_refresh(self) -> None:
-        self.post_message(self.Action("refresh"))
-
-    def action_tournaments(self) -> None:
-        self.post_message(self.Action("tournaments"))
 
     def action_talk(self) -> None:
         self._talking = True

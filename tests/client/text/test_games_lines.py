@@ -70,3 +70,18 @@ def test_who_left_in_italian(italian: None) -> None:
     game = summary(["zio", "bea"], 0, [11, 7], taken_over=[0])
     assert result(game, me="zio") == "hai lasciato la partita; vince un bot al posto di zio 11-7 (traguardo raggiunto)"
     assert result(game, me="bea") == "zio ha lasciato la partita; vince un bot al posto di zio 11-7 (traguardo raggiunto)"
+
+
+def test_a_game_ended_by_one_leaving_names_that_one_only(italian: None) -> None:
+    """The game was abandoned when ada left (bruno's seat had been a bot's for a while):
+    "ada ha lasciato la partita", not "ada & bruno ha lasciato"."""
+    game = summary(["ada", "bruno"], None, [0, 0], reason="abandoned", taken_over=[1], leaver=0)
+    said = result(game)
+    assert said.startswith("ada ha lasciato la partita; "), said
+    assert "bruno" not in said, said
+
+
+def test_a_servers_bot_is_listed_as_the_board_names_it(italian: None) -> None:
+    line = game_lines([summary(["ada", "easy-bot-1"], 1, [4, 11])])[0]
+    assert "ada, Bot 1 (facile)" in line and "easy-bot-1" not in line, line
+    assert "vince Bot 1 (facile) 11-4" in line, line

@@ -7,7 +7,7 @@ import pytest
 
 from scopa.bots import GreedyBot, RandomBot
 from scopa.client.text.board.state import BoardState
-from scopa.client.text import tie_note
+from scopa.client.text import i18n, tie_note
 from scopa.client.tui.text import result_line
 from scopa.engine import EndReason, Event, GameEnded, GameStarted, HandDealt, LocalGame, RuleSet
 from scopa.engine.player import Player
@@ -109,3 +109,15 @@ def test_the_cards_left_on_the_table_go_to_you_in_a_sentence(monkeypatch: pytest
     assert leftovers_line(two, 0) == "Rimaste in tavola, a te: "
     assert leftovers_line(teams, 0) == "Rimaste in tavola, a te e ad eva: "
     assert leftovers_line(teams, 1) == "Rimaste in tavola, a bea & ugo: "
+
+
+def test_a_team_won_with_the_person_says_you_and_the_partner(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Scopone: "You and eva win, 23–6." ("Vinci tu con eva, 23–6."), not "Tu & eva win"."""
+    board = BoardState(viewer=0)
+    board.apply(GameStarted(RuleSet.build("scopone"), ("ada", "bob", "eva", "dan"), 0))
+    board.apply(GameEnded(0, (23, 6), EndReason.TARGET))
+    assert result_line(board) == "You and eva win, 23–6."
+    monkeypatch.setattr(i18n, "LANGUAGE", "it")
+    assert result_line(board) == "Vinci tu con eva, 23–6."
+    board.viewer = 1
+    assert result_line(board) == "Vincono ada & eva, 23–6."

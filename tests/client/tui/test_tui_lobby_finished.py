@@ -52,3 +52,60 @@ async def test_finished_tables_are_listed_and_w_says_how_the_game_ended_R22(engi
             await dora.close()
         await bruno.close()
         await carla.close()
+
+
+async def test_a_new_table_takes_the_cursor_off_a_finished_one(engine: NetworkEngine) -> None:  # noqa: F811
+    """Back in the lobby after a game the cursor is on the finished table; a table opened
+    then (listed above it) takes the cursor, so that Enter joins it."""
+    async with asyncio.timeout(SAFETY):
+        bruno = await ClientSession.connect("127.0.0.1", engine.port, "bruno")
+        carla = await ClientSession.connect("127.0.0.1", engine.port, "carla")
+        table = (await bruno.create_table(preset="scopa")).id
+        await carla.join_table(table)
+        await asyncio.gather(bruno.play_game(GreedyBot()), carla.play_game(GreedyBot()))
+        app = app_for(engine)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and table in app.screen.tables)
+            lobby = app.screen
+            assert isinstance(lobby, LobbyScreen)
+            assert lobby.selected_id() == table
+            dora = await ClientSession.connect("127.0.0.1", engine.port, "dora")
+            waiting = (await dora.create_table(preset="scopa")).id
+            await until(pilot, lambda: list(lobby.tables) == [waiting, table])
+            assert lobby.selected_id() == waiting
+            await pilot.press("enter")
+            await until(pilot, lambda: app.playing)  # joined the new table, not the finished one's box
+            assert not isinstance(app.screen, GameOverScreen)
+            await dora.close()
+        await bruno.close()
+        await carla.close()
+
+
+async def test_the_status_line_drops_what_it_said_of_the_list_once_untrue(engine: NetworkEngine) -> None:  # noqa: F811
+    """A line told, then "no tables yet" under it; once a finished table is listed the
+    status line says every game is over, under the line told, and no more "no tables"."""
+    async with asyncio.timeout(SAFETY):
+        app = app_for(engine)
+        async with app.run_test(size=(100, 30)) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.lobby is not None)
+            lobby = app.lobby
+            assert lobby is not None
+            bob = await ClientSession.connect("127.0.0.1", engine.port, "bob")
+            table = (await bob.create_table(preset="scopa")).id
+            await until(pilot, lambda: table in lobby.tables)
+            app.tell("Something happened.")
+            await bob.close()  # its table goes: the list is empty
+            await until(pilot, lambda: not lobby.tables and "No tables yet" in str(lobby._status))
+            assert str(lobby._status).startswith("Something happened.")
+            bruno = await ClientSession.connect("127.0.0.1", engine.port, "bruno")
+            carla = await ClientSession.connect("127.0.0.1", engine.port, "carla")
+            done = (await bruno.create_table(preset="scopa")).id
+            await carla.join_table(done)
+            await asyncio.gather(bruno.play_game(GreedyBot()), carla.play_game(GreedyBot()))
+            await until(pilot, lambda: done in lobby.tables and lobby.tables[done].state.value == "finished")
+            await pilot.pause()
+            said = str(lobby._status)
+            assert "Every game here is over" in said and "No tables yet" not in said, said
+            assert said.startswith("Something happened."), said
+            await bruno.close()
+            await carla.close()

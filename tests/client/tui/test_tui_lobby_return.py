@@ -11,15 +11,18 @@ import pytest
 from textual.widgets import DataTable, Static
 from textual.widgets._footer import FooterKey
 
+from scopa.bots import GreedyBot
 from scopa.client.net import ClientSession
 from scopa.client.tui import NetApp
 from scopa.client.tui.board import BoardScreen
-from scopa.client.tui.dialogs import ConfirmScreen
+from scopa.client.tui.dialogs import ConfirmScreen, GameOverScreen
 from scopa.client.tui.online import LobbyScreen
+from scopa.engine import Preset
 from scopa.server import NetworkEngine
+from scopa.server.club import ClubOptions
 
-from test_tui_network import SAFETY, app_for, back_at_the_seat, engine, gone_with_its_seat_kept, sit_at_a_new_table, \
-    until  # noqa: F401 - engine: a fixture
+from test_tui_network import SAFETY, app_for, back_at_the_seat, engine, gone_with_its_seat_kept, play_through, \
+    sit_at_a_new_table, until  # noqa: F401 - engine: a fixture
 
 pytestmark = pytest.mark.integration
 
@@ -119,3 +122,37 @@ async def test_back_from_a_game_taken_up_again_the_lobby_lists_the_tables(  # no
             await carla.close()
         await bruno.close()
         await first.close()
+
+
+async def test_back_from_a_quick_game_the_lobby_no_more_says_where_one_sat() -> None:
+    """p pairs the person with another; the lobby says "You sit at table …"; back in the
+    lobby after the game that line is gone."""
+    engine = NetworkEngine("127.0.0.1", 0, seed=4, club=ClubOptions())  # quick play offered
+    await engine.start()
+    try:
+        await quick_game_and_back(engine)
+    finally:
+        await engine.stop()
+
+
+async def quick_game_and_back(engine: NetworkEngine) -> None:
+    async with asyncio.timeout(SAFETY):
+        app = app_for(engine)
+        async with app.run_test(size=(100, 30)) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
+            lobby = app.screen
+            assert isinstance(lobby, LobbyScreen)
+            await pilot.press("p")
+            bruno = await ClientSession.connect("127.0.0.1", engine.port, "bruno")
+            await bruno.quick_play(Preset.SCOPA)
+            await until(pilot, lambda: app.board_screen is not None)
+            assert any(m.startswith("You sit at table") for m in app.messages), app.messages
+            bruno_plays = asyncio.ensure_future(bruno.play_game(GreedyBot()))
+            await play_through(app, pilot, lambda: isinstance(app.screen, GameOverScreen))
+            await pilot.press("enter")
+            await until(pilot, lambda: app.screen is lobby and not app.playing)
+            await pilot.pause()
+            assert not str(lobby._status).startswith("You sit at table"), lobby._status
+            assert "Every game here is over" in str(lobby._status), lobby._status  # the list's own line stays
+            await bruno_plays
+            await bruno.close()
