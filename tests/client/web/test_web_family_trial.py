@@ -66,9 +66,14 @@ async def test_the_clock_counts_on_while_the_connection_is_lost_and_comes_back_f
         port = await front_down(s)
         await page.get_by_role("status").filter(has_text="Connessione persa").wait_for(timeout=WAIT)
         await page.clock.run_for(20_000)  # the page's time goes on; its retries fail while the front is down
+        # the line is drawn again at the page's next second: waited for, counted down (the first move's 45 s), not stopped
+        await page.wait_for_function(
+            "() => { const m = /^ · ancora (\\d+) s per la mossa · connessione persa: il server fa correre il tempo$/"
+            ".exec(document.querySelector('#turn .clock')?.textContent ?? ''); return m !== null && +m[1] <= 45 - 20; }",
+            timeout=WAIT)
         said = await clock_line.text_content() or ""
         counted = re.fullmatch(r" · ancora (\d+) s per la mossa · connessione persa: il server fa correre il tempo", said)
-        assert counted and int(counted.group(1)) <= 45 - 20, said  # counted down (the first move's 45 s), not stopped
+        assert counted and int(counted.group(1)) <= 45 - 20, said
         clock.advance(12)  # the server's: 12 s of the turn gone meanwhile
         await front_up(s, port)
         await page.clock.run_for(5_000)  # the next retry
