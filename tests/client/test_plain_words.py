@@ -74,9 +74,10 @@ def test_leaving_as_the_last_person_at_the_table_says_the_game_ends_for_everyone
     for info in (table, None):  # the table's takeover known, or not
         player = TerminalPlayer("ada", console=Console(file=io.StringIO()), input_fn=lambda _: "")
         player.names, player.seat = ("ada", "bruno"), 0
+        player.board.names = ("ada", "bruno")  # the seats' own names, as the game's start gives them
         player.bot_plays(1)
         lobby: Any = SimpleNamespace(session=SimpleNamespace(table_id="1"), seats=None)
-        Lobby._table_words(lobby, player, info)
+        Lobby._table_words(lobby, player, info, None)  # not known to be a quick game
         assert player.leaving is not None
         assert player.leaving.question() == "Lasci la partita? Sei l'ultima persona al tavolo: la partita finisce " \
             "subito per tutti, senza vincitore."
