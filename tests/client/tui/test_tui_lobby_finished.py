@@ -20,13 +20,19 @@ from test_tui_network import SAFETY, app_for, engine, until  # noqa: F401 - engi
 pytestmark = pytest.mark.integration
 
 
+async def a_finished_game(engine: NetworkEngine) -> tuple[ClientSession, ClientSession, str]:  # noqa: F811
+    """bruno's table, carla joined: their game played to its end by two bots; their sessions and the table."""
+    bruno = await ClientSession.connect("127.0.0.1", engine.port, "bruno")
+    carla = await ClientSession.connect("127.0.0.1", engine.port, "carla")
+    table = (await bruno.create_table(preset="scopa")).id
+    await carla.join_table(table)
+    await asyncio.gather(bruno.play_game(GreedyBot()), carla.play_game(GreedyBot()))
+    return bruno, carla, table
+
+
 async def test_finished_tables_are_listed_and_w_says_how_the_game_ended_R22(engine: NetworkEngine) -> None:  # noqa: F811
     async with asyncio.timeout(SAFETY):
-        bruno = await ClientSession.connect("127.0.0.1", engine.port, "bruno")
-        carla = await ClientSession.connect("127.0.0.1", engine.port, "carla")
-        table = (await bruno.create_table(preset="scopa")).id
-        await carla.join_table(table)
-        await asyncio.gather(bruno.play_game(GreedyBot()), carla.play_game(GreedyBot()))
+        bruno, carla, table = await a_finished_game(engine)
         app = app_for(engine)
         async with app.run_test(size=(80, 24)) as pilot:
             await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and table in app.screen.tables)
@@ -58,11 +64,7 @@ async def test_a_new_table_takes_the_cursor_off_a_finished_one(engine: NetworkEn
     """Back in the lobby after a game the cursor is on the finished table; a table opened
     then (listed above it) takes the cursor, so that Enter joins it."""
     async with asyncio.timeout(SAFETY):
-        bruno = await ClientSession.connect("127.0.0.1", engine.port, "bruno")
-        carla = await ClientSession.connect("127.0.0.1", engine.port, "carla")
-        table = (await bruno.create_table(preset="scopa")).id
-        await carla.join_table(table)
-        await asyncio.gather(bruno.play_game(GreedyBot()), carla.play_game(GreedyBot()))
+        bruno, carla, table = await a_finished_game(engine)
         app = app_for(engine)
         async with app.run_test(size=(80, 24)) as pilot:
             await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and table in app.screen.tables)
@@ -97,11 +99,7 @@ async def test_the_status_line_drops_what_it_said_of_the_list_once_untrue(engine
             await bob.close()  # its table goes: the list is empty
             await until(pilot, lambda: not lobby.tables and "No tables yet" in str(lobby._status))
             assert str(lobby._status).startswith("Something happened.")
-            bruno = await ClientSession.connect("127.0.0.1", engine.port, "bruno")
-            carla = await ClientSession.connect("127.0.0.1", engine.port, "carla")
-            done = (await bruno.create_table(preset="scopa")).id
-            await carla.join_table(done)
-            await asyncio.gather(bruno.play_game(GreedyBot()), carla.play_game(GreedyBot()))
+            bruno, carla, done = await a_finished_game(engine)
             await until(pilot, lambda: done in lobby.tables and lobby.tables[done].state.value == "finished")
             await pilot.pause()
             said = str(lobby._status)
