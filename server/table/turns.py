@@ -86,9 +86,8 @@ class Turns:
         seat = ask.seat
         event = self.events.next_event()
         payload = your_turn_payload(event, self.master.state, seat, ask.legal)
-        bit = 1 << seat
-        reading = READING_TIME if self._reading & bit else 0.0  # self.reading(seat)
-        self._reading &= ~bit
+        reading = self.reading(seat)
+        self._reading &= ~(1 << seat)
         deadline = None if self.turn_timeout is None or self.seats.waiting else self.clock.now() + self.turn_timeout + reading
         turn = self._turns[seat] = PendingTurn(ask, event, deadline)
         if deadline is not None:
