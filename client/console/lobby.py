@@ -42,10 +42,9 @@ __all__ = ["Lobby", "menu", "describe", "levels_listed", "parse_bots", "parse_op
 def menu() -> Flow:
     """The lobby's commands, each a key and what it does, in lines as wide as the
     terminal: a line breaks between two commands, never inside one."""
-    preset = f"[{tr('PRESET')}]"
-    pairs = ((f"p {preset}", tr("play now")), ("c", tr("create a table")), ("j ID", tr("join a table")),
-             ("w ID", tr("watch a table")), ("t", tr("tournaments")), (f"b {preset}", tr("leaderboard")),
-             ("r", tr("refresh")), ("q", tr("quit")))
+    pairs = (("p", tr("play now")), ("c", tr("create a table")), ("j ID", tr("join a table")),
+             ("w ID", tr("watch a table")), ("t", tr("tournaments")), ("b", tr("leaderboard")),
+             ("r", tr("refresh")), ("q", tr("quit")), ("p scopone, b scopone:", tr("for another game")))
     return Flow([Text.assemble((key, "bold"), " " + words) for key, words in pairs], " · ")
 
 
@@ -491,7 +490,7 @@ class Lobby:
             player.stop_listening() if isinstance(player, TerminalPlayer) else None
         if self.seats is not None:
             self.seats.forget()
-        if result.winner is None:
+        if result.winner is None and not (isinstance(player, TerminalPlayer) and player.board.over):  # else said
             self.say(Text(tr("The game ended without a winner ({reason}).", reason=word_text(result.reason)),
                           style="bold"))
         else:

@@ -205,6 +205,7 @@ ITALIAN: dict[str, str] = {
     "free": "libero",
     "{name} (away)": "{name} (assente)",
     "play now": "gioca subito",
+    "for another game": "per un altro gioco",
     "Tournament {tournament}: you sit at table {table}, seat {seat}.":
         "Torneo {tournament}: sei al tavolo {table}, posto {seat}.",
     "p: play now · c: create a table · Enter or j: join the selected table · w: watch it · ?: rules":

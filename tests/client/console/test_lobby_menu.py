@@ -13,10 +13,10 @@ from scopa.client.console.lobby import menu
 from scopa.client.text import i18n
 
 ITEMS = {
-    "en": ["p [PRESET] play now", "c create a table", "j ID join a table", "w ID watch a table", "t tournaments",
-           "b [PRESET] leaderboard", "r refresh", "q quit"],
-    "it": ["p [GIOCO] gioca subito", "c apri un tavolo", "j ID siediti a un tavolo", "w ID guarda un tavolo",
-           "t tornei", "b [GIOCO] classifica", "r aggiorna", "q esci"],
+    "en": ["p play now", "c create a table", "j ID join a table", "w ID watch a table", "t tournaments",
+           "b leaderboard", "r refresh", "q quit", "p scopone, b scopone: for another game"],
+    "it": ["p gioca subito", "c apri un tavolo", "j ID siediti a un tavolo", "w ID guarda un tavolo",
+           "t tornei", "b classifica", "r aggiorna", "q esci", "p scopone, b scopone: per un altro gioco"],
 }
 
 pytestmark = pytest.mark.unit
@@ -31,7 +31,7 @@ def test_the_lobby_commands_wrap_between_items(monkeypatch: pytest.MonkeyPatch, 
     lines = out.file.getvalue().splitlines()  # type: ignore[attr-defined]
     assert all(len(line) <= width for line in lines)
     assert [item for line in lines for item in line.strip().split(" · ")] == ITEMS[language]  # each whole, in order
-    assert width != 80 or len(lines) == 2  # as few lines as fit
+    assert width != 80 or len(lines) == 3  # as few lines as fit
 
 
 def test_the_plain_boards_head_wraps_between_items(monkeypatch: pytest.MonkeyPatch) -> None:
