@@ -60,7 +60,7 @@ def add_cluster_subcommand(sub: Any) -> None:
                          help="also serve the browser client on this port, shared by the members (the page and its "
                               "WebSocket may reach any of them)")
     cluster.add_argument("--tls", choices=(tls.SELF_SIGNED,), default=None,
-                         help=tr("every member speaks TLS with one self-signed certificate, made once and kept in {dir}",
+                         help=tr("self-signed: every member speaks TLS with one self-signed certificate, made once and kept in {dir}",
                                  dir=tls.tls_directory()))
     cluster.add_argument("--tls-cert", metavar="FILE", default=None,
                          help="every member speaks TLS with this certificate (PEM); needs --tls-key")
@@ -69,7 +69,7 @@ def add_cluster_subcommand(sub: Any) -> None:
                          help="serve each member's metrics and health checks (/metrics, /healthz, /readyz) on --host "
                               "at PORT, PORT+1, ... (one port per member: Prometheus scrapes each)")
     cluster.add_argument("--log-format", choices=("text", "json"), default="text",
-                         help="the members' log: text lines (default) or JSON lines")
+                         help="the members' log: text, lines of text (default), or json, JSON lines")
 
 
 def _die_with_parent() -> None:

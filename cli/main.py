@@ -35,7 +35,8 @@ def _display_arguments(p: argparse.ArgumentParser) -> None:
     g = p.add_argument_group("display")
     lang_argument(g)
     g.add_argument("--deck", choices=[s.value for s in DeckStyle], default="italian",
-                   help="Italian card names and suits, or the French (classic) deck")
+                   help="italian: Italian cards, their names and suits (Denari, Coppe, Spade, Bastoni); french: "
+                        "the French (classic) deck")
     g.add_argument("--no-autoplay", action="store_true",
                    help="do not play a forced last card automatically")
     g.add_argument("--delay", type=float, default=None, metavar="S",

@@ -15,7 +15,8 @@ def add_rules_arguments(parser: argparse.ArgumentParser) -> None:
     g.add_argument("--players", type=int, choices=(2, 3, 4, 6), help="number of players")
     g.add_argument("--target", type=int, choices=(11, 16, 21, 31, 51), help="points that end the game")
     g.add_argument("--capture-mode", choices=("traditional", "fewest", "free"),
-                   help="which capture a player must take when several are possible")
+                   help="which capture a player must take when several are possible: traditional (the equal card "
+                        "first, then any sum), fewest (the capture with the fewest cards), free (any capture)")
     g.add_argument("--option", "-o", action="append", default=[], metavar="NAME=VALUE",
                    help="any RuleSet field, e.g. -o re_bello=true -o asso_piglia_tutto=simple "
                         "-o refill_each_turn=true -o teams=false")

@@ -58,13 +58,14 @@ def add_subcommands(sub: Any) -> None:
                         help="the language: en (English) or it (italiano); default: the locale's "
                              "(LANG=it_IT.UTF-8 is it)")
     replay.add_argument("--deck", choices=[s.value for s in DeckStyle], default="italian",
-                        help="card style of the step-through viewer and the log")
+                        help="card style of the step-through viewer and the log: italian (Italian cards) or french "
+                             "(the French deck)")
 
     presets = [p.value for p in Preset]
     games = sub.add_parser("games", help="list a server's finished games (newest first)")
     _server_arguments(games)
     games.add_argument("--player", metavar="NAME", help="only games where NAME had a seat")
-    games.add_argument("--rules", metavar="PRESET", choices=presets, help="only games of this preset")
+    games.add_argument("--rules", metavar="PRESET", choices=presets, help="only games of this preset: " + ", ".join(presets))
     games.add_argument("--limit", type=int, default=50, metavar="N", help="at most N games (1-100); default 50")
     games.add_argument("--token", action="append", default=[], metavar="TOKEN",
                        help="a seat token you held: that private table's games are listed too")
@@ -81,7 +82,7 @@ def add_subcommands(sub: Any) -> None:
     board = sub.add_parser("leaderboard", help="a server's ratings: rank, name, mu - 3 sigma, games, wins")
     _server_arguments(board)
     board.add_argument("--rules", metavar="PRESET", choices=presets, default="scopa",
-                       help="the preset whose ratings to show; default scopa")
+                       help="the preset whose ratings to show: " + ", ".join(presets) + "; default scopa")
     board.add_argument("--limit", type=int, default=20, metavar="N", help="at most N names (1-100); default 20")
 
     claim = sub.add_parser("claim", help=f"claim a name on a server with accounts (password from ${PASSWORD_ENV} "

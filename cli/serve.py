@@ -66,8 +66,8 @@ def add_serve_subcommand(sub: Any) -> None:
                        help="serve Prometheus metrics (/metrics) and health checks (/healthz, /readyz) on this "
                             "address, or on the --web port with 'web'; default: none (docs/OPERATING.md)")
     serve.add_argument("--log-format", choices=("text", "json"), default="text",
-                       help="the log on stderr: text lines (default) or one JSON object a line (time, level, "
-                            "event, table, member, message) for a log store")
+                       help="the log on stderr: text, lines of text (default), or json, one JSON object a line "
+                            "(time, level, event, table, member, message) for a log store")
     serve.add_argument("--tournament-creator", action="append", default=[], metavar="NAME",
                        help="only this name may create tournaments (repeat for more); default: any player")
     serve.add_argument("--tournament-seed", type=int, metavar="N",

@@ -30,7 +30,7 @@ def tls_directory() -> Path:
 
 def add_serve_options(serve: argparse.ArgumentParser) -> None:
     serve.add_argument("--tls", choices=(SELF_SIGNED,), default=None,
-                       help=tr("speak TLS on every port with a certificate made once and kept in {dir} (its fingerprint is "
+                       help=tr("self-signed: speak TLS on every port with a certificate made once and kept in {dir} (its fingerprint is "
                                "printed, announced and pinned by clients)", dir=tls_directory()))
     serve.add_argument("--tls-cert", metavar="FILE", default=None,
                        help="speak TLS on every port with this certificate (PEM, its chain after it; e.g. from an "

@@ -28,7 +28,8 @@ def add_subcommand(sub: Any, connection_arguments: Callable[..., None]) -> None:
     actions = parser.add_subparsers(dest="action", required=True, metavar="ACTION")
     create = actions.add_parser("create", help="create a tournament (you are its creator)")
     create.add_argument("title", metavar="NAME", help="its name")
-    create.add_argument("--preset", choices=[p.value for p in Preset], default="scopa", help="the game; default scopa")
+    create.add_argument("--preset", choices=[p.value for p in Preset], default="scopa",
+                        help="the game: " + ", ".join(p.value for p in Preset) + "; default scopa")
     create.add_argument("--format", choices=[f.value for f in wire.TournamentFormat], default="swiss",
                         help="swiss (default), round_robin or knockout")
     create.add_argument("--rounds", type=int, default=0, metavar="N", help="Swiss: how many rounds")
@@ -39,7 +40,8 @@ def add_subcommand(sub: Any, connection_arguments: Callable[..., None]) -> None:
                         help="seconds a player has to sit at a round's table before losing by forfeit; default 60")
     create.add_argument("--bots-allowed", action="store_true", help="a bot may stand in for a player who leaves")
     create.add_argument("--tie-break", choices=[t.value for t in wire.KnockoutTie], default="rematch",
-                        help="knockout: a drawn game is played again whole (rematch) or one deal decides")
+                        help="knockout: a drawn game is played again whole (rematch) or one deal decides "
+                             "(deciding_round)")
     create.add_argument("--operator", action="store_true",
                         help="create it as the server's operator (a server started with --tournaments-by-operator): "
                              "the operator token is read from --token-file")
