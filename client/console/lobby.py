@@ -22,7 +22,7 @@ from scopa.protocol import commands as wire
 from scopa.protocol.convert import rules_from_wire
 
 from scopa.bots import LEVELS, STRATEGIES
-from ..game import GameResult, SeatCameBack, SeatNotice, SeatTakenByBot
+from ..game import GameResult, SeatCameBack, SeatNotice, SeatTakenByBot, SeatWentAway
 from ..text import Flow, tr, coerce, notice_line, rules_line, word_text, leaderboard_lines, catalog_value
 from ..text import level_named, level_text
 from ..text import error_text, leave_question, no_table_text, refusal_text, render_standings, rules_problem_text
@@ -478,8 +478,8 @@ class Lobby:
         def noticed(notice: SeatNotice) -> None:
             if isinstance(player, TerminalPlayer) and player.own_seat(notice):
                 return  # our own seat, told again by a resume: the player says what a bot did with it
-            if isinstance(notice, SeatCameBack) and notice.seat == self.session.seat:
-                return  # our own return: the lines on the connection said it
+            if isinstance(notice, (SeatCameBack, SeatWentAway)) and notice.seat == self.session.seat:
+                return  # our own time away and return: the lines on the connection said it
             if not self.news.said(notice):
                 self.say(notice_line(notice))
             if isinstance(notice, SeatTakenByBot) and isinstance(player, TerminalPlayer):

@@ -146,8 +146,9 @@ class GameTranslator:
         elif isinstance(body, ChatMessage):
             self.chat.append((body.author, body.text))
         elif (notice := notice_from_wire(body)) is not None:
-            if isinstance(body, SeatAway) and body.seat == self.seat:
-                return None  # our own, told again after a resume: we are back already
+            if isinstance(body, SeatAway) and body.seat == self.seat:  # our own, told again after a resume: we are
+                await _told(self.on_notice, notice)  # back already, but a listener learns where the time away began
+                return None
             if isinstance(notice, SeatTakenByBot) and notice.seat not in self._away_seats:
                 notice = replace(notice, left=True)  # never away: its person left the game
             if isinstance(notice, SeatWentAway):

@@ -420,6 +420,8 @@ TUI_ITALIAN: dict[str, str] = {
     "Waiting for a game of {preset}: {others} other(s) waiting… Esc (or p) stops waiting.":
         "Si aspetta una partita di {preset}: {others} in attesa oltre a te… Esc (o di nuovo p) smette di aspettare.",
     "Watching table {table}: the rematch of table {old}.": "Guardi il tavolo {table}: la rivincita del tavolo {old}.",
+    "While you were away your time ran out: the server played {cards} for you.":
+        "Mentre eri via il tuo tempo è scaduto: il server ha giocato {cards} per te.",
     "You and {partners} win{how}, {score}.": "Vinci tu con {partners}{how}, {score}.",
     "You stopped waiting for a quick game.": "Non aspetti più una partita veloce.",
     "Your turn": "Tocca a te",

@@ -139,8 +139,6 @@ ITALIAN: dict[str, str] = {
     "Back at table {table}, as it stands now: this round's plays are in its list.": "Di nuovo al tavolo {table}, com'è adesso: le giocate di questa smazzata sono nell'elenco.",
     "Back at table {table}, as it stands now: the {n} plays you did not see are in this round's list.":
         "Di nuovo al tavolo {table}, com'è adesso: le {n} giocate che non hai visto sono nell'elenco della smazzata.",
-    "Your time ran out: the server played {cards} for you.":
-        "Il tuo tempo è scaduto: il server ha giocato {cards} per te.",
     # the dialogs
     "With {card}, which cards do you take?": "Con {card} quali carte prendi?",
     "number, or ↑↓ and Enter, or click": "numero, oppure ↑↓ e Invio, oppure clic",

@@ -29,7 +29,7 @@ from .invitepanel import Invite, ShareInviteScreen
 from .rematch import Rematches, game_over, play_rematch
 from .lobby import CreateTableScreen, LobbyScreen, NewTable, QuickWait
 from .players import NetPlayer
-from .snapshot import bots_from_map, seat_waiting, table_now, watched_snapshot
+from .snapshot import board_from_map, bots_from_map, seat_waiting, table_now, watched_snapshot
 from .tournaments import browse_tournaments
 from .watching import leave_watching, watch_game
 from ..tablefacts import TableFacts
@@ -318,7 +318,7 @@ class NetApp(ScopaApp):
         info = await table_now(session, self.table_info)  # who sits there before the game starts
         if info is not None:
             self.table_info, self.bot_takeover = info, info.bot_takeover
-        seat_waiting(board, info)
+        board_from_map(board, info)
         screen = BoardScreen(board, self.deck, title=tr("table {table}", table=session.table_id))
         screen.question.hold_on_cancel = True
         screen.chat = self.say_at_table

@@ -12,7 +12,7 @@ from rich.text import Text
 from scopa.engine import Declare, Forced, Play, Played
 from scopa.protocol import Joined, Snapshot
 
-from ...game import SeatCameBack, SeatNotice, SeatTakenByBot
+from ...game import SeatCameBack, SeatNotice, SeatTakenByBot, SeatWentAway
 from ...text import DeckStyle, is_server_bot, label
 from ..board import BoardScreen
 from .snapshot import apply_public
@@ -34,6 +34,7 @@ class Comeback:
         self.timed_out: list[str] = []  # the server's plays for our seat when its time ran out (with what each took)
         self._snapshot: Snapshot | None = None  # one that stands for the missed events, shown at the end
         self.fresh = False  # a process started again: which plays the person saw before is not known
+        self.away = False  # among what is caught up with: after this seat's own going away (its plays were not seen)
         self.on_caught_up: Callable[[BoardScreen], None] | None = None  # the board set from the table map too
 
     def catch_up(self, screen: BoardScreen) -> None:
@@ -48,6 +49,7 @@ class Comeback:
                                     table=self.table_id())
         screen.held = True
         self.missed_plays = self.missed_before = 0
+        self.away = not self.fresh  # a link lost by this process: all that comes was missed
 
     def new_round(self) -> None:
         """A round started among what is caught up with: the plays missed so far were the last round's."""
@@ -63,6 +65,8 @@ class Comeback:
             self.missed_plays += 1
         elif event.forced_by is Forced.TIMEOUT:
             self.missed_plays += 1
+            if not self.away:
+                return  # before the seat went away: the person saw it then
             taken = ", ".join(label(c, self.deck) for c in event.captured)
             self.timed_out.append(tr("{card} and took {cards}", card=card, cards=taken) if taken else card)
         elif event.card in screen.board.bot_cards:
@@ -111,7 +115,7 @@ class Comeback:
             plays = self.timed_out[0]
             for later in self.timed_out[1:]:  # each move said apart, in the order played
                 plays = tr("{earlier}; then {later}", earlier=plays, later=later)
-            back.append(tr("Your time ran out: the server played {cards} for you.", cards=plays))
+            back.append(tr("While you were away your time ran out: the server played {cards} for you.", cards=plays))
             self.timed_out = []
         if self.played_for_us:
             back.append(tr("While you were away the bot played: {cards}", cards=", ".join(self.played_for_us)))
@@ -129,7 +133,10 @@ class Comeback:
         back from a bot."""
         if isinstance(notice, SeatTakenByBot):
             screen.board.bot_plays.add(notice.seat)
+        elif isinstance(notice, SeatWentAway):
+            self.away = True
         elif isinstance(notice, SeatCameBack):
+            self.away = False  # an earlier time away ended here: what follows, up to the next, was seen
             if not more:
                 self.caught_up(screen)  # the board as it stands, and what the bot played for us
             if notice.bot_played:  # the seat a bot played since the grace period ran out is ours again

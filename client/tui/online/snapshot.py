@@ -11,7 +11,7 @@ from ...text import BoardState
 from ...text import apply_public, is_server_bot
 from ..board import BoardScreen
 
-__all__ = ["apply_public", "bots_from_map", "seat_waiting", "table_now", "watched_snapshot"]
+__all__ = ["apply_public", "board_from_map", "bots_from_map", "seat_waiting", "table_now", "watched_snapshot"]
 
 
 def watched_snapshot(screen: BoardScreen, snap: Snapshot) -> None:
@@ -26,6 +26,15 @@ def seat_waiting(board: BoardState, info: TableInfo | None) -> None:
     """Before the game starts: the table's rules and who sits at it, as the table map says."""
     if info is not None and info.state is TableState.WAITING:
         board.seat_table(rules_from_wire(info.rules), info.seats)
+
+
+def board_from_map(board: BoardState, info: TableInfo | None) -> None:
+    """A board opened at a table (a game about to start, or one under way that this seat
+    comes back to): its rules and seats while it waits, and how many watch it, as ``info``
+    (the table map) says."""
+    seat_waiting(board, info)
+    if info is not None:
+        board.spectators = info.spectators
 
 
 async def table_now(session: ClientSession, known: TableInfo | None) -> TableInfo | None:

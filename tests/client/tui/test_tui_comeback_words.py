@@ -1,7 +1,7 @@
 """What the full-screen board says on coming back to a game (after a restart): the plays
 counted as not seen are the others' and those made for the person (not the person's own,
-made before the client went), and a turn whose time ran out while away is told as the
-README tells it ("Your time ran out: the server played A Cop for you")."""
+made before the client went), and a turn whose time ran out while away is told as having
+happened meanwhile ("While you were away your time ran out: the server played A Cop for you")."""
 
 from __future__ import annotations
 
@@ -34,7 +34,7 @@ def test_the_comeback_counts_only_unseen_plays_and_tells_a_timed_out_turn(monkey
     comeback.caught_up(screen)
     assert [str(s) for s in said] == [
         "Di nuovo al tavolo 7, com'è adesso: le 2 giocate che non hai visto sono nell'elenco della smazzata.",
-        "Il tuo tempo è scaduto: il server ha giocato A Den per te.",
+        "Mentre eri via il tuo tempo è scaduto: il server ha giocato A Den per te.",
     ]
 
 
@@ -52,5 +52,5 @@ def test_two_timed_out_turns_are_told_one_after_the_other_with_what_each_took(mo
     comeback.missed(screen, Played(0, ace_s, (), False, (ace_s,), forced=True, forced_by=Forced.TIMEOUT))
     comeback.caught_up(screen)
     assert [str(s) for s in said] == [
-        "Il tuo tempo è scaduto: il server ha giocato C Spa e ha preso A Den, F Cop; poi A Spa per te.",
+        "Mentre eri via il tuo tempo è scaduto: il server ha giocato C Spa e ha preso A Den, F Cop; poi A Spa per te.",
     ]
