@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import functools
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -60,7 +60,7 @@ class WireRules(BaseModel):
 
 
 @functools.lru_cache(maxsize=256)
-def _problems(fields: tuple[tuple[str, object], ...]) -> tuple[str, ...]:
+def _problems(fields: tuple[tuple[str, Any], ...]) -> tuple[str, ...]:
     """What the engine finds wrong with a combination of options, by their values: every
     model holding a ``WireRules`` (a table map, made for each table change) checks it again."""
     return tuple(sense_problems(RuleSet.model_construct(**dict(fields))))
