@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import functools
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -53,10 +53,17 @@ class WireRules(BaseModel):
 
     @model_validator(mode="after")
     def _makes_sense(self) -> WireRules:
-        problems = sense_problems(RuleSet.model_construct(**dict(self)))
+        problems = _problems(tuple(self.__dict__.items()))
         if problems:
             raise ValueError("; ".join(problems))
         return self
+
+
+@functools.lru_cache(maxsize=256)
+def _problems(fields: tuple[tuple[str, Any], ...]) -> tuple[str, ...]:
+    """What the engine finds wrong with a combination of options, by their values: every
+    model holding a ``WireRules`` (a table map, made for each table change) checks it again."""
+    return tuple(sense_problems(RuleSet.model_construct(**dict(fields))))
 
 
 @functools.lru_cache(maxsize=256)

@@ -155,7 +155,15 @@ News = TableNews | ChatNews | LeaveNews | AskNews | AnswerNews | ToldNews | Came
 
 def table_entry(n: int, table: wire.TableInfo) -> str:
     """A table as its member's hash keeps it."""
-    return json.dumps({"n": n, "table": table.model_dump(mode="json")}, separators=(",", ":"))
+    return table_texts("", n, table)[0]
+
+
+def table_texts(member: str, n: int, table: wire.TableInfo) -> tuple[str, str]:
+    """A table of ``member`` as its hash keeps it and as its ``table`` message says it (the
+    table's map dumped once for both): the texts of :func:`table_entry` and :func:`table_news`."""
+    dumped = json.dumps(table.model_dump(mode="json"), separators=(",", ":"))
+    return (f'{{"n":{n:d},"table":{dumped}}}',
+            f'{{"k":"table","m":{json.dumps(member)},"n":{n:d},"table":{dumped}}}')
 
 
 def read_entry(member: str, raw: bytes | str) -> TableNews | None:
@@ -165,8 +173,7 @@ def read_entry(member: str, raw: bytes | str) -> TableNews | None:
 
 
 def table_news(member: str, n: int, table: wire.TableInfo) -> str:
-    return json.dumps({"k": "table", "m": member, "n": n, "table": table.model_dump(mode="json")},
-                      separators=(",", ":"))
+    return table_texts(member, n, table)[1]
 
 
 def chat_news(member: str, message: wire.ChatMessage) -> str:

@@ -77,7 +77,7 @@ class ClusterMember:
         self.connections = connections
         self.tables = tables
         self.presence = Presence(self.id, self.keys, tables, feed, options.member_ttl, self._lose)
-        self.names = Names(self.id, self.keys, options.name_ttl, lambda name: _in_use(connections, tables, name),
+        self.names = Names(self.id, self.keys, options.name_ttl, lambda key: _in_use(connections, tables, key),
                            self._lose, lambda: _names_here(connections, tables))
         self._leases = Leases(self.id, self.keys, clock, options.lease_ttl, keeper, self._lose,
                               on_taken=self.names.take_here,
@@ -128,7 +128,7 @@ class ClusterMember:
         self.names.claim(name, answer)
 
     def release_name(self, name: str) -> None:
-        if not _away(self.tables, name):  # a seat waiting for its client keeps its name
+        if not _away(self.tables, name_key(name)):  # a seat waiting for its client keeps its name
             self.names.release(name)
 
     def say(self, message: wire.ChatMessage) -> None:
@@ -383,14 +383,14 @@ async def _hand_names(names: Names, tables: TableDirectory, store: Redis, table_
         log.warning("cluster: could not hand the seats' names on with their tables: %s", exc)
 
 
-def _in_use(connections: Connections, tables: TableDirectory, name: str) -> bool:
-    """Whether a connection here, or a seat waiting for its client, goes by ``name``."""
-    return name_key(name) in connections.names or _away(tables, name)
+def _in_use(connections: Connections, tables: TableDirectory, key: str) -> bool:
+    """Whether a connection here, or a seat waiting for its client, goes by the name whose
+    ``name_key`` is ``key`` (the connections' names are kept by it)."""
+    return key in connections.names.keys() or _away(tables, key)
 
 
-def _away(tables: TableDirectory, name: str) -> bool:
-    """Whether a seat waiting for its client goes by ``name``."""
-    key = name_key(name)
+def _away(tables: TableDirectory, key: str) -> bool:
+    """Whether a seat waiting for its client goes by the name whose ``name_key`` is ``key``."""
     return any(s is not None and s.away and name_key(s.name) == key
                for t in tables.with_away_seats() for s in t.seats)
 

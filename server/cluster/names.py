@@ -109,7 +109,8 @@ class Names:
 
     def __init__(self, member: str, keys: Keys, name_ttl: float, in_use: Callable[[str], bool],
                  on_lost: Callable[[BaseException], None], here: Callable[[], Mapping[str, str]] = dict) -> None:
-        """``in_use``: whether a connection (or a seat waiting for one) here goes by a name;
+        """``in_use``: whether a connection (or a seat waiting for one) here goes by a name,
+        given by its ``name_key``;
         ``on_lost``: told when a command failed (Redis cannot be reached); ``here``: the
         names the connections and the seats waiting for one go by here, by ``name_key``."""
         self.member = member
@@ -179,7 +180,7 @@ class Names:
 
     async def refresh(self, store: Redis) -> None:
         """Let go of the names nobody here goes by any more; keep (or take back) the others."""
-        unused = [key for key, name in self.held.items() if not self.in_use(name)]
+        unused = [key for key in self.held if not self.in_use(key)]
         for key in unused:
             del self.held[key]
         await self._release_all(store, unused)

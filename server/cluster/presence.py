@@ -29,7 +29,7 @@ from redis.exceptions import RedisError
 from scopa.protocol import commands as wire
 
 from ..lobby import TableDirectory, LobbyFeed
-from .keys import Keys, TableNews, leave_news, read_entry, table_entry, table_news
+from .keys import Keys, TableNews, leave_news, read_entry, table_texts
 
 if TYPE_CHECKING:
     from ..table import Table
@@ -103,11 +103,12 @@ class Presence:
 
     def _stage(self, pipe: Any, info: wire.TableInfo) -> None:
         n = next(self._n)
+        entry, news = table_texts(self.member, n, info)
         if info.state is wire.TableState.CLOSED:
             pipe.hdel(self.keys.tables(self.member), info.id)
         else:
-            pipe.hset(self.keys.tables(self.member), info.id, table_entry(n, info))
-        pipe.publish(self.keys.lobby, table_news(self.member, n, info))
+            pipe.hset(self.keys.tables(self.member), info.id, entry)
+        pipe.publish(self.keys.lobby, news)
 
     async def join(self, store: Store) -> None:
         """Register this member and publish every public table of this server, its hash

@@ -79,3 +79,23 @@ def test_no_engine_rule_set_is_part_of_any_wire_schema() -> None:
                    Record.model_json_schema()):
         titles = {d.get("title") for d in schema.get("$defs", {}).values()}
         assert "RuleSet" not in titles and "WireRules" in titles
+
+
+def test_a_combination_is_judged_once_however_many_table_maps_carry_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every table map (made for each change of a table, read back for each table of
+    another cluster member) holds a rule set: the engine judges each combination once."""
+    from scopa.protocol import rules as wire_rules
+    from scopa.protocol.commands import TableInfo, TableState
+
+    judged: list[RuleSet] = []
+    judge = wire_rules.sense_problems
+    monkeypatch.setattr(wire_rules, "sense_problems", lambda r: judged.append(r) or judge(r))
+    rules = rules_to_wire(RuleSet.build(Preset.SCOPA, target=16, napola=True))
+    for seats in (["ann", None], ["ann", "bea"], ["ann", "bea"]):
+        table = TableInfo(id="1", rules=rules, description="scopa", seats=seats, state=TableState.WAITING)
+        TableInfo.model_validate(table.model_dump(mode="json"), strict=False)
+    assert len(judged) <= 1
+    with pytest.raises(ValidationError):  # a combination refused is refused each time
+        WireRules(players=2, hand_size=20, table_cards=10)
+    with pytest.raises(ValidationError):
+        WireRules(players=2, hand_size=20, table_cards=10)
