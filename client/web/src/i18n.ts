@@ -10,6 +10,9 @@ export type Lang = "it" | "en";
 
 const EN = {
   linkFull: "This table is full", linkFullOf: "The game {name} invited you to has no seat left: it is being played without you. You can watch it, or find another table.", linkFullAny: "This table has no seat left: its game is being played without you. You can watch it, or find another table.", watchIt: "Watch the game", toTables: "Go to the tables",
+  linkOverNow: "This game is already over: pick a name to see how it ended, and watch it again if you like.", seeResult: "See how it ended",
+  linkGone: "This table is gone", linkGoneSaid: "Its game is over, or the table was closed: there is nothing to wait for. In the tables' page you find the games being played and the finished ones.",
+  watchedOver: "The game of {names} is over: here is how it ended.", watchedOverTable: "This game is over: here is how it ended.",
   rematch: "Rematch", rematchOffer: "{name} proposes a rematch", rematchJoin: "Play the rematch", whyLeft: "{name} left the game",
   rematchWatch: "Watch the rematch", rematchWithBot: "Rematch, a bot in place of {names}", rematchWaits: "offered to {names}: waiting", againstBotAgain: "New game against the bot", againstBotsAgain: "New game against the bots",
   watchingGame: "You are watching the game of {names}: you are not playing.", watchingTable: "You are watching this table: you are not playing.", and: "and",
@@ -78,7 +81,7 @@ const EN = {
   me: "you", botSeat: "{name} (bot)", scopa: "Scopa!", seat: "Seat {n}", freeSeat: "empty", emptySeat: "empty seat", inHand: "{n} in hand", awaySeat: "away",
   nameTaken: "{asked} is taken: you are {given}.", changeName: "Change name",
   moving: "Your table is moving to another server; coming back…",
-  notEncrypted: "Not encrypted",
+  notEncrypted: "Connection not encrypted",
   notPrivate: "The connection to this page is not encrypted: on a home network that is fine, but on a shared one (a café, a hotel) others could see what you send.",
   notPrivateHost: "Whoever hosts the game can turn on encryption (TLS) in its server: then the connection is private.",
   leaveQuestion: "Leave the game? It ends at once for everyone at this table, with no winner.",
@@ -91,6 +94,7 @@ const EN = {
   botPlayedForYou: "While you were away the bot played for you: {cards}.",
   stateWaiting: "waiting for players", statePlaying: "playing", statePeopleAway: "waiting for its players to come back", privateTable: "private",
   timedOut: "time ran out, so the server played it", timedOutOf: "{name}'s time ran out: the server played {card} for them.", timedOutYou: "Your time ran out: the server played {card} for you.",
+  timedOutAway: "While you were away your time ran out: the server played {cards} for you.",
   secondsLeft: "{n} s left to move", declared: "{name} declares {kind} (+{n})",
   ended: "The game ended: {why}.", whyAbandoned: "a player left", whyTarget: "a side reached the target",
   whyTrentino: "Asso, 2 and 3 of Denari taken by one side", whyAllDenari: "all ten Denari taken by one side",
@@ -108,6 +112,9 @@ type Words = typeof EN;
 
 const IT: Words = {
   linkFull: "Questo tavolo è al completo", linkFullOf: "Nella partita a cui ti ha invitato {name} non c'è più posto: si gioca senza di te. Puoi guardarla, o cercare un altro tavolo.", linkFullAny: "A questo tavolo non c'è più posto: la partita si gioca senza di te. Puoi guardarla, o cercare un altro tavolo.", watchIt: "Guarda la partita", toTables: "Vai ai tavoli",
+  linkOverNow: "Questa partita è già finita: scegli un nome per vedere com'è andata, e se vuoi rivederla.", seeResult: "Vedi com'è finita",
+  linkGone: "Questo tavolo non c'è più", linkGoneSaid: "La sua partita è finita, o il tavolo è stato chiuso: non c'è niente da aspettare. Nella pagina dei tavoli trovi le partite in corso e quelle finite.",
+  watchedOver: "La partita di {names} è finita: ecco com'è andata.", watchedOverTable: "Questa partita è finita: ecco com'è andata.",
   rematch: "Rivincita", rematchOffer: "{name} propone la rivincita", rematchJoin: "Gioca la rivincita", whyLeft: "{name} ha lasciato la partita",
   rematchWatch: "Guarda la rivincita", rematchWithBot: "Rivincita, con un bot al posto di {names}", rematchWaits: "rivincita offerta a {names}: in attesa", againstBotAgain: "Nuova partita contro il bot", againstBotsAgain: "Nuova partita contro i bot",
   watchingGame: "Stai guardando la partita di {names}: non stai giocando.", watchingTable: "Stai guardando questo tavolo: non stai giocando.", and: "e",
@@ -176,7 +183,7 @@ const IT: Words = {
   me: "tu", botSeat: "{name} (bot)", scopa: "Scopa!", seat: "Posto {n}", freeSeat: "libero", emptySeat: "posto libero", inHand: "{n} in mano", awaySeat: "non è al tavolo",
   nameTaken: "{asked} è già preso: sei {given}.", changeName: "Cambia nome",
   moving: "Il tuo tavolo passa a un altro server; riprovo…",
-  notEncrypted: "Non cifrata",
+  notEncrypted: "Connessione non cifrata",
   notPrivate: "Il collegamento a questa pagina non è cifrato: in una rete di casa va bene, ma in una rete condivisa (un bar, un albergo) altri potrebbero vedere ciò che invii.",
   notPrivateHost: "Chi ospita il gioco può attivare la cifratura (TLS) nel suo server: allora il collegamento è privato.",
   leaveQuestion: "Lasci la partita? Finisce subito per tutti a questo tavolo, senza vincitore.",
@@ -189,6 +196,7 @@ const IT: Words = {
   botPlayedForYou: "Mentre eri via il bot ha giocato per te: {cards}.",
   stateWaiting: "in attesa di giocatori", statePlaying: "in corso", statePeopleAway: "in attesa che tornino i giocatori", privateTable: "privato",
   timedOut: "tempo scaduto, l'ha giocata il server", timedOutOf: "Il tempo di {name} è scaduto: il server ha giocato {card} al suo posto.", timedOutYou: "Il tuo tempo è scaduto: il server ha giocato {card} per te.",
+  timedOutAway: "Mentre eri via è scaduto il tempo: il server ha giocato {cards} per te.",
   secondsLeft: "ancora {n} s per la mossa", declared: "{name} dichiara {kind} (+{n})",
   ended: "La partita è finita: {why}.", whyAbandoned: "qualcuno ha lasciato la partita", whyTarget: "una squadra ha raggiunto i punti",
   whyTrentino: "asso, 2 e 3 di denari presi da una squadra", whyAllDenari: "tutti i dieci denari presi da una squadra",
