@@ -273,7 +273,7 @@ async def test_a_friend_who_plays_first_by_the_invite_link(browser: Browser) -> 
 async def test_the_page_in_italian_says_everything_in_italian(site: Site, browser: Browser) -> None:
     english = english_only()
     page = await open_italian(browser, site, "ada", f"{site.url}?table=99")  # a link to a table not there
-    await page.wait_for_selector(".status:has-text(\"questo tavolo non c'è più\")", timeout=WAIT)
+    await page.wait_for_selector("#link-gone h2:has-text(\"Questo tavolo non c'è più\")", timeout=WAIT)  # its own box, in Italian
     other = await open_page(browser, site, "bob")
     await create(other)  # a table in the lobby, described in Italian
     await page.wait_for_selector(".tables li:has-text('Scopa, 2 giocatori, a 11 punti · in corso')", timeout=WAIT)
