@@ -30,7 +30,6 @@ interface Asked { name: string; body: Body; recipient: string }
 // (an event number above any the server gave), later ones for what they missed.
 let fresh = true;
 let asking = ""; // the name the person asked for, while the server finds it taken
-let noticeRead = false; // the notice about the name was shown in the lobby
 let handSize = 3; // cards a deal gives each hand (counted at the round's start)
 const EVERYTHING = Number.MAX_SAFE_INTEGER;
 // The commands that tell whose turn it is, each with that turn's clock (turn_left_ms).
@@ -181,7 +180,6 @@ function handle(f: Frame): void {
       if (given !== st.name) st.name = given;
       localStorage.setItem("scopa.name", given); // a reload plays on under it, asking nothing
       st.status = "";
-      if (asking && asking !== given) st.notice = fill(t.nameTaken, { asked: asking, given });
       asking = "";
       if (!savedSeat() && st.watching && st.tableId && !st.gameEnd) send("watch_table", { table: st.tableId, invite: st.watchInvite || null, last_event: watched.table === st.tableId ? watched.event : 0 }); // what it missed
       else if (!savedSeat()) send("watch_lobby", {});
@@ -257,7 +255,6 @@ function handle(f: Frame): void {
       break;
     case "tournament_no_table": st.noTable = b as TournamentNoTable; break;
     case "joined":
-      if (noticeRead) st.notice = ""; // the name's notice was read in the lobby: at a table it goes
       newTable(b.table);
       st.quick = null; st.noTable = null;
       st.tableId = b.table; st.seat = b.seat; st.watching = false; st.gameEnd = null; st.roundEnd = null; st.replay = null;
@@ -367,7 +364,7 @@ function played(b: Body): void {
   if (b.scopa || b.forced === "timeout") keepMarks();
   const players = st.info?.rules?.players ?? st.seats.length ?? 2;
   v.turn = (b.seat + 1) % Math.max(players, 1);
-  if (b.seat === st.seat) { st.legal = []; st.notice = ""; st.timedOut = ""; landed(); } // the name's notice has been read; a move of theirs is news of its own
+  if (b.seat === st.seat) { st.legal = []; st.timedOut = ""; landed(); } // a move of theirs is news of its own
   st.picked = null; st.choices = null;
   if (b.forced === "timeout") { // the person's own stays up beside what the others do next (a scopa, a bot taking over)
     const card = cardName(b.card, deck);
@@ -464,19 +461,15 @@ export { languageChoice, settings } from "./settings";
 
 export function statusLine(): HTMLElement | string {
   const text = st.connected ? st.status : (st.status || t.connecting);
-  if (!text && !st.replaced && !st.notice) return "";
+  if (!text && !st.replaced) return "";
   const s = h("p", { class: "status", role: "status" }, text);
   if (st.replaced) s.append(" ", button(t.playHere, playHere));
-  if (st.notice) {
-    noticeRead ||= !st.tableId;
-    s.append(text ? " " : "", st.notice, " ", button(t.changeName, changeName, "quiet"), " ", button(t.close, () => { st.notice = ""; render(); }, "quiet"));
-  }
   return s;
 }
 
 /** Back to the name screen: the connection under the old name let go. */
 export function changeName(): void {
-  st.notice = ""; st.name = ""; st.you = ""; st.connected = false; asking = ""; localStorage.removeItem("scopa.name");
+  st.name = ""; st.you = ""; st.connected = false; asking = ""; localStorage.removeItem("scopa.name");
   const old = ws;
   ws = null;
   old?.close();
