@@ -235,3 +235,29 @@ async def test_the_plain_connection_says_what_it_is_in_the_footer(site: Site, br
     await expect(page.get_by_role("button", name="Connessione non cifrata", exact=True)).to_have_count(1)
     await mark.tap()
     await expect(page.locator("dialog[open] p").first).to_contain_text("non è cifrato")
+
+
+async def test_a_browser_closed_while_the_time_ran_out_is_told_on_coming_back(browser: Browser) -> None:
+    """carla closes the browser on her turn; her time runs out meanwhile (the server plays
+    for her). Back in the same browser, at her seat, the page says so plainly (from the
+    server's snapshot of the round's plays) and shows her turn's seconds."""
+    clock = FakeClock()
+    async with served(clock=clock) as s:
+        page = await open_italian(browser, s, "carla")
+        await page.wait_for_selector("#preset", timeout=WAIT)
+        await page.select_option("#timer", "30")
+        await page.select_option("#bots", "easy")
+        await page.locator("form:has(#preset) button[type=submit]").tap()
+        await page.wait_for_selector(MINE, timeout=WAIT)
+        kept = await page.context.storage_state()
+        await page.context.close()
+        clock.advance(46)  # her turn's 30 s and the round's first 15 s: the server plays for her
+        context = await browser.new_context(**ITALIAN_PHONE, storage_state=kept)  # type: ignore[arg-type]
+        again = await context.new_page()
+        await again.goto(s.url)
+        note = again.get_by_role("alert").filter(has_text="Mentre eri via è scaduto il tempo")
+        await note.wait_for(timeout=WAIT)
+        assert re.fullmatch(r"Mentre eri via è scaduto il tempo: il server ha giocato .+ per te\.", await note.text_content() or "")
+        await again.wait_for_selector(MINE, timeout=WAIT)
+        found = re.search(r"ancora (\d+) s per la mossa", await again.locator("#turn .clock").text_content() or "")
+        assert found and int(found.group(1)) <= 30, found
