@@ -20,7 +20,7 @@ import { askAboutName, nameScreen, naming } from "./name";
 import { rematchOffered } from "./rematch";
 import { inviteLink, joinFromLink, linkRefused, tableGone } from "./links";
 import { reopenRound } from "./roundbox";
-import { chatBack, chatLine, heldBackWords } from "./comeback";
+import { chatBack, chatLine, forcedMeanwhile, heldBackWords } from "./comeback";
 import { sayNotPrivate } from "./notprivate";
 import { onlookersNews } from "./tablelines";
 
@@ -281,7 +281,7 @@ function handle(f: Frame): void {
       st.scopas.clear(); st.forced.clear(); st.bots.clear();
       marksOf(st.view?.round_plays ?? []); // the round's plays as a page that never left marked them
       restoreMarks(); reopenRound(b.last_round, !b.you); // a reload over the round's box shows it again
-      if (b.you) forcedMeanwhile(st.view?.round_plays ?? []);
+      { const said = b.you ? forcedMeanwhile(st.view?.round_plays ?? []) : ""; if (said) { st.timedOut = said; timedOutNote = ""; } } // said until the person plays
       break;
     case "round_start": roundStart(b); break;
     case "deal":
@@ -368,23 +368,12 @@ function played(b: Body): void {
   st.picked = null; st.choices = null;
   if (b.forced === "timeout") { // the person's own stays up beside what the others do next (a scopa, a bot taking over)
     const card = cardName(b.card, deck);
-    if (b.seat === st.seat && catchingUp) { awayPlays.push(card); st.timedOut = fill(t.timedOutAway, { cards: awayPlays.join(", ") }); timedOutNote = ""; }
+    if (b.seat === st.seat && catchingUp) { awayPlays.push(card); st.timedOut = fill(t.timedOutAway, { cards: awayPlays.join(", ") }); timedOutNote = ""; } // not old news at the turn that follows
     else if (b.seat === st.seat) st.timedOut = timedOutNote = fill(t.timedOutYou, { card });
     else { st.flash = fill(t.timedOutOf, { card, name: seatName(b.seat) }); flashOf = b.seat; }
   } else if (b.scopa) { st.flash = b.seat === st.seat ? t.scopaYou : fill(t.scopaOf, { name: seatName(b.seat) }); flashOf = b.seat; } // a player's news stays up until they play
   else if (b.seat === st.seat || (st.seat === null && (flashOf === null || flashOf === b.seat))) { st.flash = ""; flashOf = null; }
   if (v.hand_sizes?.every((n) => n === 0) && v.stock > 0 && !v.hand) redeal(v); // a spectator's count
-}
-
-/** A seat's page coming back to the round's plays (a snapshot): the server played the
- * person's last card for them, their time run out while they were away: said plainly. */
-function forcedMeanwhile(plays: { seat: number; card: string; forced?: string | null }[]): void {
-  const mine = plays.filter((p) => p.seat === st.seat);
-  const last = mine.length - 1 - [...mine].reverse().findIndex((p) => p.forced !== "timeout"); // the plays after the person's own
-  const forced = mine.slice(last === mine.length ? 0 : last + 1).filter((p) => p.forced === "timeout");
-  if (!forced.length) return;
-  st.timedOut = fill(t.timedOutAway, { cards: forced.map((p) => cardName(p.card, deck)).join(", ") });
-  timedOutNote = "";
 }
 
 /** A round begins: its table, whose turn it is (the dealer's next seat), how many cards
