@@ -11,7 +11,7 @@ export type Lang = "it" | "en";
 const EN = {
   linkFull: "This table is full", linkFullOf: "The game {name} invited you to has no seat left: it is being played without you. You can watch it, or find another table.", linkFullAny: "This table has no seat left: its game is being played without you. You can watch it, or find another table.", watchIt: "Watch the game", toTables: "Go to the tables",
   linkOverNow: "This game is already over: pick a name to see how it ended, and watch it again if you like.", seeResult: "See how it ended",
-  linkGone: "This table is gone", linkGoneSaid: "Its game is over, or the table was closed: there is nothing to wait for. In the tables' page you find the games being played and the finished ones.",
+  linkGone: "This table is gone", linkGoneSaid: "Its game may be over, the table closed, or the link incomplete: there is nothing to wait for. In the tables' page you find the games being played and the finished ones.",
   watchedOver: "The game of {names} is over: here is how it ended.", watchedOverTable: "This game is over: here is how it ended.",
   rematch: "Rematch", rematchOffer: "{name} proposes a rematch", rematchJoin: "Play the rematch", whyLeft: "{name} left the game",
   rematchWatch: "Watch the rematch", rematchWithBot: "Rematch, a bot in place of {names}", rematchWaits: "offered to {names}: waiting", againstBotAgain: "New game against the bot", againstBotsAgain: "New game against the bots",
@@ -112,7 +112,7 @@ type Words = typeof EN;
 const IT: Words = {
   linkFull: "Questo tavolo è al completo", linkFullOf: "Nella partita a cui ti ha invitato {name} non c'è più posto: si gioca senza di te. Puoi guardarla, o cercare un altro tavolo.", linkFullAny: "A questo tavolo non c'è più posto: la partita si gioca senza di te. Puoi guardarla, o cercare un altro tavolo.", watchIt: "Guarda la partita", toTables: "Vai ai tavoli",
   linkOverNow: "Questa partita è già finita: scegli un nome per vedere com'è andata, e se vuoi rivederla.", seeResult: "Vedi com'è finita",
-  linkGone: "Questo tavolo non c'è più", linkGoneSaid: "La sua partita è finita, o il tavolo è stato chiuso: non c'è niente da aspettare. Nella pagina dei tavoli trovi le partite in corso e quelle finite.",
+  linkGone: "Questo tavolo non c'è più", linkGoneSaid: "La sua partita può essere finita, il tavolo chiuso, o il link incompleto: non c'è niente da aspettare. Nella pagina dei tavoli trovi le partite in corso e quelle finite.",
   watchedOver: "La partita di {names} è finita: ecco com'è andata.", watchedOverTable: "Questa partita è finita: ecco com'è andata.",
   rematch: "Rivincita", rematchOffer: "{name} propone la rivincita", rematchJoin: "Gioca la rivincita", whyLeft: "{name} ha lasciato la partita",
   rematchWatch: "Guarda la rivincita", rematchWithBot: "Rivincita, con un bot al posto di {names}", rematchWaits: "rivincita offerta a {names}: in attesa", againstBotAgain: "Nuova partita contro il bot", againstBotsAgain: "Nuova partita contro i bot",
