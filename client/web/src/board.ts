@@ -156,7 +156,9 @@ function secondsLeft(): number | null {
 function turnWords(): string {
   const v = st.view;
   if (v && !st.gameEnd && heldCard()) return `${t.yourTurn} · ${t.playHeld}`; // played, not yet sent: the seat's turn still
-  return st.gameEnd ? t.gameEnd : !v ? t.waiting : st.legal.length ? t.yourTurn : fill(t.turnOf, { name: seatName(v.turn) });
+  // a spectator's table not known yet (or over: its end comes) is not said to wait for players
+  const waits = !st.watching || st.info?.state === "waiting";
+  return st.gameEnd ? t.gameEnd : !v ? (waits ? t.waiting : "") : st.legal.length ? t.yourTurn : fill(t.turnOf, { name: seatName(v.turn) });
 }
 
 export function showClock(): void {
