@@ -232,14 +232,15 @@ class NetworkEngine:
         """A connection of this server (TCP, or a browser's WebSocket: server/web/front.py)."""
         return ServerSession(next(self._ids), self.router)
 
-    def seat_open(self, table_id: str, invite: str | None) -> bool | None:
+    def seat_open(self, table_id: str, invite: str | None) -> tuple[bool | None, wire.TableState | None]:
         """Whether a link to ``table_id`` (with ``invite``, a private table's code) would
         seat its person now (a waiting table with a free seat), as ``join_table`` answers
-        it; None when this server has no such table the link may see."""
+        it, and the table's state (a finished game's link says so); (None, None) when this
+        server has no such table the link may see."""
         table = self.tables.get(table_id)
         if table is None or not table.admits(invite):
-            return None
-        return table.state is wire.TableState.WAITING and not table.seats.full
+            return None, None
+        return table.state is wire.TableState.WAITING and not table.seats.full, table.state
 
     async def stop(self) -> None:
         """Stop listening, say bye to every client, cancel the games, close everything."""

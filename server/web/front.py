@@ -44,6 +44,7 @@ from urllib.parse import urlsplit
 
 from aiohttp import WSCloseCode, web
 
+from scopa.protocol import commands as wire
 from ..core import Clock, Limits, HANDSHAKE_TIMEOUT, ServerTls
 from ..conn import ServerSession
 from .passes import PassBook, Passes
@@ -80,8 +81,8 @@ class NetworkEngine(Protocol):
     def new_session(self) -> ServerSession:
         """A new connection of the server."""
 
-    def seat_open(self, table_id: str, invite: str | None) -> bool | None:
-        """Whether a link to the table would seat its person now (None: no such table here)."""
+    def seat_open(self, table_id: str, invite: str | None) -> tuple[bool | None, wire.TableState | None]:
+        """Whether a link to the table would seat its person now, and the table's state (None: no such table here)."""
 
 
 @dataclass(frozen=True)
@@ -352,10 +353,13 @@ class WebFront:
 
     async def _seat_open(self, request: web.Request) -> web.StreamResponse:
         """``/seat-open?table=ID&invite=CODE``: whether an invite's table has a seat for
-        its person now (``{"open": bool}``; ``{"open": null}`` when this server knows no such
-        table, or not with that invite: an answer, not an error, for a link that is out of date)."""
-        found = self.engine.seat_open(request.query.get("table", ""), request.query.get("invite") or None)
-        return web.json_response({"open": found}, headers={"Cache-Control": "no-store"})
+        its person now, and the table's state (``{"open": bool, "state": "waiting"}``; a
+        finished game's: ``"finished"``; ``{"open": null, "state": null}`` when this server
+        knows no such table, or not with that invite: an answer, not an error, for a link
+        that is out of date)."""
+        found, state = self.engine.seat_open(request.query.get("table", ""), request.query.get("invite") or None)
+        return web.json_response({"open": found, "state": state.value if state is not None else None},
+                                 headers={"Cache-Control": "no-store"})
 
     async def _websocket(self, request: web.Request) -> web.StreamResponse:
         if not same_origin(request.headers.get("Origin"), request.headers.get("Host", "")):

@@ -156,7 +156,9 @@ function secondsLeft(): number | null {
 function turnWords(): string {
   const v = st.view;
   if (v && !st.gameEnd && heldCard()) return `${t.yourTurn} · ${t.playHeld}`; // played, not yet sent: the seat's turn still
-  return st.gameEnd ? t.gameEnd : !v ? t.waiting : st.legal.length ? t.yourTurn : fill(t.turnOf, { name: seatName(v.turn) });
+  // a spectator's table not known yet (or over: its end comes) is not said to wait for players
+  const waits = !st.watching || st.info?.state === "waiting";
+  return st.gameEnd ? t.gameEnd : !v ? (waits ? t.waiting : "") : st.legal.length ? t.yourTurn : fill(t.turnOf, { name: seatName(v.turn) });
 }
 
 export function showClock(): void {
@@ -229,6 +231,18 @@ function inviteBox(): HTMLElement | string {
     h("p", {}, t.qr), qrSvg(link, t.qrLabel));
 }
 
+/** Each side's points from the hands declared this round (Cirulla, V13: a tris 10, under ten 3;
+ * the 7 of Coppe stands in for any value). */
+function declaredPoints(sides: number): number[] {
+  const points = Array<number>(sides).fill(0);
+  for (const d of st.view?.declared ?? []) {
+    const side = st.seats.find((s) => s.seat === d.seat)?.side ?? d.seat % Math.max(sides, 1);
+    const ranks = d.hand.filter((c) => c !== "7c").map((c) => c[0]);
+    points[side] = (points[side] ?? 0) + (new Set(ranks).size <= 1 ? 10 : 3);
+  }
+  return points;
+}
+
 let drawn: HTMLElement | null = null; // the table's seats last drawn: still on the page unless another screen came between
 export function tableScreen(): void {
   const v = st.view;
@@ -263,7 +277,8 @@ export function tableScreen(): void {
   // the round just over: what its box says (the cards left on the table counted to their taker)
   // (a spectator's score keeps up with the play: the next round's piles as soon as it is dealt)
   const over = st.roundEnd ?? (!st.watching && document.querySelector("dialog#round-end[open]") ? boxed : null);
-  const piles = scorePanel(sp, names, v?.totals ?? [], over?.tallies ?? v?.piles ?? [], st.info?.rules?.target);
+  const piles = scorePanel(sp, names, v?.totals ?? [], over?.tallies ?? v?.piles ?? [], st.info?.rules?.target,
+    { rules: st.info?.rules, captured: v?.captured, declared: declaredPoints(names.length) });
   const plays = h("ul", { class: "chat", "aria-label": t.plays, tabindex: 0, "data-area": "plays" }, ...(v?.round_plays ?? []).map((p) => h("li", { class: st.scopas.has(p.card) ? "scopa" : "" }, livePlay(p))));
   const old = document.querySelector("[data-area=plays]");
   const readingBack = !!old && old.scrollTop + old.clientHeight < old.scrollHeight - 4; // scrolled up to read: left there

@@ -15,6 +15,16 @@ export function chatBack(chat: ChatMessage[] | undefined): void {
   st.tableChat = (chat ?? []).map(chatLine);
 }
 
+/** What a seat's page coming back to the round's plays (a snapshot) says of the cards the
+ * server played for the person after their own last play, their time run out while they
+ * were away ("" when none). */
+export function forcedMeanwhile(plays: { seat: number; card: string; forced?: string | null }[]): string {
+  const mine = plays.filter((p) => p.seat === st.seat);
+  const own = mine.map((p) => p.forced === "timeout").lastIndexOf(false); // the person's own last play
+  const forced = mine.slice(own + 1);
+  return forced.length ? fill(t.timedOutAway, { cards: forced.map((p) => cardName(p.card, deck)).join(", ") }) : "";
+}
+
 /** What the person reads on taking the seat back from the bot that played it: that it did,
  * and the cards it played for them this round (the plays the page marked as the bot's). */
 export function heldBackWords(): string {

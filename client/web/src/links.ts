@@ -58,11 +58,31 @@ let watchOnly = false; // the link's table was found full before the person pick
 /** The person asked to watch the link's table (found full on the name screen). */
 export function watchLink(): void { watchOnly = true; }
 
-/** Watch ``table`` (with the ``invite`` that opens a private one). */
+/** Watch ``table`` (with the ``invite`` that opens a private one): as a spectator that has
+ * seen nothing of it (an event number above any), so that a game over comes with its end
+ * (its snapshot, game_end and left: PROTOCOL.md watch_table) rather than as no table at all. */
 function watchTable(table: string, invite: string | null): void {
   st.watching = true; st.tableId = table; st.seats = []; st.watchInvite = invite ?? "";
-  send("watch_table", { table, invite });
+  send("watch_table", { table, invite, last_event: Number.MAX_SAFE_INTEGER });
   render();
+}
+
+let gone = false; // the table the page went to watch (or the link's) is gone: said in its own box
+
+/** The server has no table the page asked to watch (or the link's join found none): the
+ * table's screen (nothing to wait for) gives way to the lobby, with a box that says so. */
+export function tableGone(): void {
+  gone = true;
+  if (st.watching && !st.view && !st.gameEnd) { st.tableId = null; st.watching = false; st.seats = []; send("watch_lobby", {}); }
+  history.replaceState(null, "", location.pathname);
+}
+
+/** The table is gone: said, with where one goes from here (the lobby, and its finished games). */
+export function goneBox(): HTMLElement | string {
+  if (!gone) return "";
+  return h("section", { class: "panel", id: "link-gone", role: "alert", "aria-labelledby": "link-gone-title" },
+    h("h2", { id: "link-gone-title" }, t.linkGone), h("p", {}, t.linkGoneSaid),
+    h("p", { class: "bar" }, button(t.toTables, () => { gone = false; render(); })));
 }
 
 /** Join the table of the link the page opened on (if any), or watch it when that was asked. */
@@ -75,12 +95,12 @@ export function joinFromLink(): void {
 
 /** Ask the server's page whether the link's table still has a seat (/seat-open,
  * PROTOCOL.md §1): ``full`` is called when it has none, before the person picks a name. */
-export function askLinkSeat(full: () => void): void {
+export function askLinkSeat(full: (over: boolean) => void): void {
   const link = linkTable();
   if (!link) return;
   const q = new URLSearchParams({ table: link.table, ...(link.invite ? { invite: link.invite } : {}) });
-  fetch(`/seat-open?${q}`).then((r) => r.ok ? r.json() as Promise<{ open: boolean | null }> : null)
-    .then((found) => { if (found && found.open === false) full(); }, () => undefined);
+  fetch(`/seat-open?${q}`).then((r) => r.ok ? r.json() as Promise<{ open: boolean | null; state?: string | null }> : null)
+    .then((found) => { if (found && found.open === false) full(found.state === "finished"); }, () => undefined); // over: its game finished
 }
 
 /** A refusal of the link's join: a full (or started) table is said so, in its own box
@@ -88,6 +108,7 @@ export function askLinkSeat(full: () => void): void {
 export function linkRefused(code: string): boolean {
   const link = asked;
   asked = null;
+  if (link && code === "no_such_table") { tableGone(); return true; }
   if (!link || code !== "table_full") return false;
   full = { ...link, from: new URLSearchParams(location.search).get("from") ?? "" };
   return true;

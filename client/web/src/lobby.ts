@@ -7,7 +7,7 @@ import { describe } from "./score";
 import { type Body, FOUR, LEVELS, PRESETS, app, heldTokens, lang, listedName, live, sp, st, t } from "./state";
 import { header, render, send, settings, statusLine } from "./main";
 import { chatBox } from "./chatbox";
-import { fullBox } from "./links";
+import { fullBox, goneBox } from "./links";
 
 /** ``parent``'s children made ``kids``, in order, without taking out the ones it keeps:
  * a button held down (a press not yet let go) stays where it is as the lobby changes. */
@@ -50,7 +50,7 @@ export function lobbyScreen(): void {
   const focused = document.activeElement?.id;
   place(lobby.left, [playNow(), tournamentsPanel(), lobby.section, createForm(), finishedGames()]);
   place(lobby.split, [lobby.left, chatBox(st.lobbyChat, () => "lobby", "lobby-chat")]);
-  place(app, [header(), statusLine(), fullBox(), noTableNote(), lobby.split, settings()]);
+  place(app, [header(), statusLine(), fullBox(), goneBox(), noTableNote(), lobby.split, settings()]);
   if (focused) document.getElementById(focused)?.focus();
 }
 
@@ -292,13 +292,17 @@ function createForm(): HTMLElement {
   timer.addEventListener("change", () => { if (timer.value === "off") priv.checked = true; });
   priv.addEventListener("change", () => { if (!priv.checked && timer.value === "off") timer.value = ""; });
   const first = h("small", { id: "timer-first" });
+  // the reading time is more time on a clock: said only while the chosen one runs (none: no clock, nothing more)
+  const sayFirst = () => { first.textContent = reading && timer.value !== "off" && (timer.value || serverTimeout) ? fill(t.firstMoveMore, { n: reading }) : ""; };
+  timer.addEventListener("change", sayFirst);
+  priv.addEventListener("change", sayFirst);
   fillTimer = () => { // the server's clock told (welcome): the form's other choices stay as they are
-    first.textContent = reading ? fill(t.firstMoveMore, { n: reading }) : "";
     const chosen = timer.value;
     const shorter = [30, 15].filter((n) => serverTimeout === null || n < serverTimeout);
     timer.replaceChildren(h("option", { value: "" }, serverTimeout ? `${t.serverDefault} (${serverTimeout} s)` : t.serverDefault),
       ...shorter.map((n) => h("option", { value: String(n) }, `${n} s`)), h("option", { value: "off" }, t.noTimer));
     if ([...timer.options].some((o) => o.value === chosen)) timer.value = chosen;
+    sayFirst();
   };
   fillTimer();
   const more = h("details", { id: "more" }, h("summary", { class: "quiet" }, t.more));
@@ -360,6 +364,7 @@ function createForm(): HTMLElement {
     resetLater = () => {
       priv.checked = false;
       timer.value = "";
+      sayFirst();
       for (const input of more.querySelectorAll<HTMLInputElement | HTMLSelectElement>("[data-option]")) input.value = "";
       more.open = false;
       sayPartner();

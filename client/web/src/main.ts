@@ -18,9 +18,9 @@ import { takeIn } from "./score";
 import { replayScreen } from "./replayview";
 import { askAboutName, nameScreen, naming } from "./name";
 import { rematchOffered } from "./rematch";
-import { inviteLink, joinFromLink, linkRefused } from "./links";
+import { inviteLink, joinFromLink, linkRefused, tableGone } from "./links";
 import { reopenRound } from "./roundbox";
-import { chatBack, chatLine, heldBackWords } from "./comeback";
+import { chatBack, chatLine, forcedMeanwhile, heldBackWords } from "./comeback";
 import { sayNotPrivate } from "./notprivate";
 import { onlookersNews } from "./tablelines";
 
@@ -30,7 +30,6 @@ interface Asked { name: string; body: Body; recipient: string }
 // (an event number above any the server gave), later ones for what they missed.
 let fresh = true;
 let asking = ""; // the name the person asked for, while the server finds it taken
-let noticeRead = false; // the notice about the name was shown in the lobby
 let handSize = 3; // cards a deal gives each hand (counted at the round's start)
 const EVERYTHING = Number.MAX_SAFE_INTEGER;
 // The commands that tell whose turn it is, each with that turn's clock (turn_left_ms).
@@ -181,7 +180,6 @@ function handle(f: Frame): void {
       if (given !== st.name) st.name = given;
       localStorage.setItem("scopa.name", given); // a reload plays on under it, asking nothing
       st.status = "";
-      if (asking && asking !== given) st.notice = fill(t.nameTaken, { asked: asking, given });
       asking = "";
       if (!savedSeat() && st.watching && st.tableId && !st.gameEnd) send("watch_table", { table: st.tableId, invite: st.watchInvite || null, last_event: watched.table === st.tableId ? watched.event : 0 }); // what it missed
       else if (!savedSeat()) send("watch_lobby", {});
@@ -202,13 +200,13 @@ function handle(f: Frame): void {
       if (b.code === "name_taken" && !st.you) {
         asking = asking || st.name;
         const given = `${asking.slice(0, 20)}${Math.floor(Math.random() * 90 + 10)}`;
-        if (askAboutName(asking, given)) { render(); return; } // a name just typed: asked before the lobby
-        st.name = given;
-        send("hello", { name: st.name, client: "scopa-web" });
+        askAboutName(asking, given); // asked on the name screen: play as ``given``, or pick another
+        render();
         return;
       }
       if (["already_at_table", "already_waiting", "not_waiting"].includes(String(b.code))) st.quick = null;
-      if (linkRefused(String(b.code))) break; // the link's table is full: its own box says so (fulltable.ts)
+      if (linkRefused(String(b.code))) break; // the link's table is full, or gone: its own box says so (links.ts)
+      if (b.code === "no_such_table" && st.watching && st.tableId && !st.view && !st.gameEnd) { tableGone(); break; } // nothing there to wait for
       if (f.re !== null && f.re === formSent.seq && formRefused(sentence(sp.error(String(b.code), String(b.message ?? ""))))) break;
       st.status = refusal = sentence(sp.error(String(b.code), String(b.message ?? ""))); refusalOn = "";
       break;
@@ -257,13 +255,13 @@ function handle(f: Frame): void {
       break;
     case "tournament_no_table": st.noTable = b as TournamentNoTable; break;
     case "joined":
-      if (noticeRead) st.notice = ""; // the name's notice was read in the lobby: at a table it goes
       newTable(b.table);
       st.quick = null; st.noTable = null;
       st.tableId = b.table; st.seat = b.seat; st.watching = false; st.gameEnd = null; st.roundEnd = null; st.replay = null;
       saveSeat({ token: b.token, table: b.table, lastEvent: savedSeat()?.lastEvent ?? 0 });
       keepToken(b.table, b.token);
       if (!b.resumed) fresh = false; // a seat just taken: every event of its table comes from now on
+      catchingUp = !!b.resumed; awayPlays = []; // what comes next, up to the seat's turn, happened while the page was away
       if (b.resumed || b.chat) chatBack(b.chat); // what was said at the table meanwhile; a rematch's: the last game's
       st.info = st.tables.get(b.table) ?? st.info;
       break;
@@ -283,6 +281,7 @@ function handle(f: Frame): void {
       st.scopas.clear(); st.forced.clear(); st.bots.clear();
       marksOf(st.view?.round_plays ?? []); // the round's plays as a page that never left marked them
       restoreMarks(); reopenRound(b.last_round, !b.you); // a reload over the round's box shows it again
+      { const said = b.you ? forcedMeanwhile(st.view?.round_plays ?? []) : ""; if (said) { st.timedOut = said; timedOutNote = ""; } } // said until the person plays
       break;
     case "round_start": roundStart(b); break;
     case "deal":
@@ -292,6 +291,7 @@ function handle(f: Frame): void {
       st.view = b.view; st.legal = b.legal; st.declarations = b.declarations ?? []; st.turnEvent = b.event;
       st.picked = null; st.choices = null;
       if (st.timedOut === timedOutNote) st.timedOut = ""; // a turn of one's own again: the last one's time-out is old news
+      catchingUp = false; // (one the server played while the page was away stays said until the person plays)
       { const m = playAgain(b.legal); if (m) play(m); } // a play made while the connection was lost
       break;
     case "played": {
@@ -301,7 +301,9 @@ function handle(f: Frame): void {
       animate(before, { seat: b.seat, card: b.card, captured: b.captured ?? [], scopa: !!b.scopa }, app, (c) => cardSvg(c, deck), t.scopa);
       return;
     }
-    case "declared": st.flash = fill(t.declared, { name: seatName(b.seat), kind: t[b.kind as "tris"] ?? b.kind, n: b.points }); break;
+    case "declared":
+      if (st.view) st.view.declared = [...(st.view.declared ?? []), { seat: b.seat, hand: b.hand }]; // the score panel counts it
+      st.flash = fill(t.declared, { name: seatName(b.seat), kind: t[b.kind as "tris"] ?? b.kind, n: b.points }); break;
     case "round_end": st.roundEnd = b as RoundEnd; st.deadline = 0; if (st.view) st.view.totals = b.totals; break;
     case "game_end":
       oldNews(); // a refusal said during the game is not the end's news
@@ -345,6 +347,8 @@ function handle(f: Frame): void {
 }
 
 let timedOutNote = ""; // the time-out the person's notice tells of
+let catchingUp = false; // the seat is back (resumed): the events it missed come, up to its turn
+let awayPlays: string[] = []; // the cards the server played for the person meanwhile, their time run out
 let flashOf: number | null = null; // the seat whose play the flash tells of (a spectator's stays up until that seat plays again)
 function played(b: Body): void {
   const v = st.view;
@@ -360,11 +364,12 @@ function played(b: Body): void {
   if (b.scopa || b.forced === "timeout") keepMarks();
   const players = st.info?.rules?.players ?? st.seats.length ?? 2;
   v.turn = (b.seat + 1) % Math.max(players, 1);
-  if (b.seat === st.seat) { st.legal = []; st.notice = ""; st.timedOut = ""; landed(); } // the name's notice has been read; a move of theirs is news of its own
+  if (b.seat === st.seat) { st.legal = []; st.timedOut = ""; landed(); } // a move of theirs is news of its own
   st.picked = null; st.choices = null;
   if (b.forced === "timeout") { // the person's own stays up beside what the others do next (a scopa, a bot taking over)
     const card = cardName(b.card, deck);
-    if (b.seat === st.seat) st.timedOut = timedOutNote = fill(t.timedOutYou, { card });
+    if (b.seat === st.seat && catchingUp) { awayPlays.push(card); st.timedOut = fill(t.timedOutAway, { cards: awayPlays.join(", ") }); timedOutNote = ""; } // not old news at the turn that follows
+    else if (b.seat === st.seat) st.timedOut = timedOutNote = fill(t.timedOutYou, { card });
     else { st.flash = fill(t.timedOutOf, { card, name: seatName(b.seat) }); flashOf = b.seat; }
   } else if (b.scopa) { st.flash = b.seat === st.seat ? t.scopaYou : fill(t.scopaOf, { name: seatName(b.seat) }); flashOf = b.seat; } // a player's news stays up until they play
   else if (b.seat === st.seat || (st.seat === null && (flashOf === null || flashOf === b.seat))) { st.flash = ""; flashOf = null; }
@@ -383,7 +388,7 @@ function roundStart(b: Body): void {
   st.totalsBefore = [...(before?.totals ?? [])];
   st.view = {
     ...(before ?? {}), round: b.round, table: b.table, stock: b.stock, round_plays: [], dealer: b.dealer,
-    turn: (b.dealer + 1) % n, hand_sizes: Array(n).fill(each), totals: before?.totals ?? [], piles: [], captured: [], scope: [],
+    turn: (b.dealer + 1) % n, hand_sizes: Array(n).fill(each), totals: before?.totals ?? [], piles: [], captured: [], scope: [], declared: [],
     hand: before?.hand ? [] : undefined,
   } as typeof st.view;
 }
@@ -445,19 +450,15 @@ export { languageChoice, settings } from "./settings";
 
 export function statusLine(): HTMLElement | string {
   const text = st.connected ? st.status : (st.status || t.connecting);
-  if (!text && !st.replaced && !st.notice) return "";
+  if (!text && !st.replaced) return "";
   const s = h("p", { class: "status", role: "status" }, text);
   if (st.replaced) s.append(" ", button(t.playHere, playHere));
-  if (st.notice) {
-    noticeRead ||= !st.tableId;
-    s.append(text ? " " : "", st.notice, " ", button(t.changeName, changeName, "quiet"), " ", button(t.close, () => { st.notice = ""; render(); }, "quiet"));
-  }
   return s;
 }
 
 /** Back to the name screen: the connection under the old name let go. */
 export function changeName(): void {
-  st.notice = ""; st.name = ""; st.you = ""; st.connected = false; asking = ""; localStorage.removeItem("scopa.name");
+  st.name = ""; st.you = ""; st.connected = false; asking = ""; localStorage.removeItem("scopa.name");
   const old = ws;
   ws = null;
   old?.close();

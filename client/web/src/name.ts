@@ -8,16 +8,14 @@ import { houseRules } from "./score";
 import { changeName, connect, languageChoice, playAs, render } from "./main";
 import { connectionLine } from "./notprivate";
 
-let typed = false; // the name was just typed on this screen: if it is taken, the person is asked first
 let question: { asked: string; given: string } | null = null; // that question, on this screen
 let linkFull: boolean | null = null; // the invite's table has no seat left (null: not asked yet)
+let linkOver = false; // its game is over: the name typed, the page shows how it ended
 
-/** The server found the name taken: whether the person is asked (a name just typed here,
- * ``given`` offered instead) rather than the page playing on under ``given`` at once. */
-export function askAboutName(asked: string, given: string): boolean {
-  if (!typed) return false;
+/** The server found the name taken (one just typed here, or the one the page kept): the
+ * person is asked, ``given`` offered instead, never renamed unasked. */
+export function askAboutName(asked: string, given: string): void {
   question = { asked, given };
-  return true;
 }
 
 /** Whether the name screen is on: no name yet, or a question about it. */
@@ -50,8 +48,8 @@ export function nameScreen(): void {
   const input = h("input", { id: "name", maxlength: 24, autocomplete: "nickname", "aria-describedby": "name-rule" });
   const said = h("p", { id: "name-said", role: "alert" });
   const form = h("form", { class: "panel", novalidate: true }, h("label", { for: "name" }, t.yourName), input,
-    h("p", { id: "name-rule", class: "hint" }, t.nameRule), said, h("p", {}, h("button", { type: "submit", id: "name-go" }, linkFull ? t.watchIt : t.play)));
-  const take = (name: string) => { if (linkFull) watchLink(); st.name = name; typed = true; connect(); render(); };
+    h("p", { id: "name-rule", class: "hint" }, t.nameRule), said, h("p", {}, h("button", { type: "submit", id: "name-go" }, linkOver ? t.seeResult : linkFull ? t.watchIt : t.play)));
+  const take = (name: string) => { if (linkFull) watchLink(); st.name = name; connect(); render(); };
   form.addEventListener("submit", (e) => {
     e.preventDefault();
     const name = input.value.trim().normalize("NFC");
@@ -69,14 +67,14 @@ export function nameScreen(): void {
     input.setAttribute("aria-describedby", "name-rule");
   });
   const q = new URLSearchParams(location.search);
-  const invited = q.has("invite") || q.has("table") ? h("p", { class: "status", id: "invited" }, linkFull ? t.linkFullNow : invitedLine(q)) : "";
+  const invited = q.has("invite") || q.has("table") ? h("p", { class: "status", id: "invited" }, linkOver ? t.linkOverNow : linkFull ? t.linkFullNow : invitedLine(q)) : "";
   if (invited && linkFull === null) {
     linkFull = false;
-    askLinkSeat(() => { // a full table: said, and its game offered to watch (no seat to play in)
-      linkFull = true;
+    askLinkSeat((over) => { // a full table: said, and its game offered to watch (no seat to play in); a game over: said so
+      linkFull = true; linkOver = over;
       const [line, go] = [document.getElementById("invited"), document.getElementById("name-go")];
-      if (line) line.textContent = t.linkFullNow;
-      if (go) go.textContent = t.watchIt;
+      if (line) line.textContent = over ? t.linkOverNow : t.linkFullNow;
+      if (go) go.textContent = over ? t.seeResult : t.watchIt;
     });
   }
   app.replaceChildren(h("header", { class: "bar" }, h("h1", { class: "grow" }, t.title), languageChoice()), invited,
@@ -86,8 +84,8 @@ export function nameScreen(): void {
 
 /** The name just typed is in use: play under the one the page offers, or pick another. */
 function nameQuestion(q: { asked: string; given: string }): HTMLElement {
-  const yes = button(fill(t.playAs, { name: q.given }), () => { question = null; typed = false; playAs(q.given); });
-  const other = button(t.otherName, () => { question = null; typed = false; changeName(); }, "quiet");
+  const yes = button(fill(t.playAs, { name: q.given }), () => { question = null; playAs(q.given); });
+  const other = button(t.otherName, () => { question = null; changeName(); }, "quiet");
   setTimeout(() => yes.focus());
   return h("section", { class: "panel", id: "name-question" }, h("p", { role: "alert" }, fill(t.nameInUse, q)), h("p", { class: "bar" }, yes, other));
 }

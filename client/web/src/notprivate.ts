@@ -24,7 +24,8 @@ function notPrivateMark(): HTMLElement | string {
   mark.id = "not-private-mark";
   mark.title = t.notEncrypted;
   mark.innerHTML = LOCK;
-  mark.append(h("span", {}, t.notEncrypted)); // its name too, read as it is seen
+  // its name too, read as it is seen, in plain words ("Connessione non cifrata"), and the ⓘ that says a tap tells more
+  mark.append(h("span", {}, t.notEncrypted, h("span", { class: "info", "aria-hidden": "true" }, " ⓘ")));
   return mark;
 }
 

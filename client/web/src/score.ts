@@ -66,17 +66,55 @@ export function takeIn(v: Pile, side: number, play: { card: string; captured?: s
   v.piles = captured.map((cards, i) => pileOf(cards, scope[i]));
 }
 
-/** The score panel at the table: the game's totals, then what each pile holds so far. */
-export function scorePanel(sp: Speech, names: string[], totals: number[], piles: PileInfo[], target?: number): HTMLElement {
+/** What a table scores and each side has taken so far: its rules, each side's captured
+ * cards and the hands each side declared (Cirulla: their points). */
+export interface Taken { rules?: Partial<WireRules> | null; captured?: string[][]; declared?: number[] }
+
+/** The score panel at the table: the game's totals, then what each pile holds so far in
+ * every category the table scores (its own too: re bello, napola…, as the round's box has them). */
+export function scorePanel(sp: Speech, names: string[], totals: number[], piles: PileInfo[], target?: number, taken: Taken = {}): HTMLElement {
   const w = sp.w;
   const each = (f: (p: PileInfo | undefined, i: number) => string) => names.map((_, i) => f(piles[i], i));
+  const basic = taken.rules?.frac ? [] : [ // Frac scores only aces and court cards (V12)
+    row(w.cards, each((p) => String(p?.cards ?? 0))), row(w.denari, each((p) => String(p?.denari ?? 0))),
+    row(w.primiera, each((p) => String(p?.primiera ?? 0))), row(w.scope, each((p) => String(p?.scope ?? 0))),
+    row(w.settebello, each((p) => (p?.settebello ? "✓" : "–")))];
   return h("section", { class: "panel", "aria-labelledby": "score-title" }, h("h2", { id: "score-title" }, w.score),
     sideTable(w, names, [
       row(target ? fill(w.gameTotal, { n: target }) : w.points, names.map((_, i) => String(totals[i] ?? 0)), "total"), // the game's points, and the target they play to
-      row(w.cards, each((p) => String(p?.cards ?? 0))), row(w.denari, each((p) => String(p?.denari ?? 0))),
-      row(w.primiera, each((p) => String(p?.primiera ?? 0))), row(w.scope, each((p) => String(p?.scope ?? 0))),
-      row(w.settebello, each((p) => (p?.settebello ? "✓" : "–"))),
+      ...basic, ...extraRows(w, names, piles, taken),
     ]));
+}
+
+/** The length of the unbroken run of Denari from the ace in ``cards`` (up to ``top``), if it reaches 3; else 0. */
+function denariRun(cards: Set<string>, top = 10): number {
+  const ranks = ["A", "2", "3", "4", "5", "6", "7", "F", "C", "R"].slice(0, top);
+  const run = ranks.findIndex((r) => !cards.has(`${r}d`));
+  const n = run < 0 ? ranks.length : run;
+  return n >= 3 ? n : 0;
+}
+
+/** The rows of the categories the table's rules add (as engine/scoring.py scores them): what
+ * each side's pile gives in each so far ("–": nothing yet). */
+function extraRows(w: W, names: string[], piles: PileInfo[], taken: Taken): HTMLElement[] {
+  const r = taken.rules ?? {};
+  const held = names.map((_, i) => new Set(taken.captured?.[i] ?? []));
+  const count = (cards: Set<string>, test: (c: string) => boolean) => [...cards].filter(test).length;
+  const shown = (n: number) => (n ? String(n) : "–");
+  const per = (f: (cards: Set<string>, i: number) => string) => held.map(f);
+  const rows: HTMLElement[] = [];
+  const add = (on: unknown, label: keyof W, f: (cards: Set<string>, i: number) => string) => { if (on) rows.push(row(w[label] as string, per(f))); };
+  add(r.ponino, "catPonino", (c, i) => shown(count(c, (x) => x[0] === "C") === 4 ? piles[i]?.scope ?? 0 : 0));
+  add(r.napola, "catNapola", (c) => shown(denariRun(c)));
+  add(r.escoba, "catSevens", (c) => String(count(c, (x) => x[0] === "7")));
+  add(r.escoba, "catAllSevens", (c) => (count(c, (x) => x[0] === "7") === 4 ? "✓" : "–"));
+  add(r.trentino, "catTrentino", (c) => shown((c.has("Ad") ? 1 : 0) + (c.has("2d") ? 2 : 0) + (c.has("3d") ? 3 : 0)));
+  add(r.re_bello, "catReBello", (c) => (c.has("Rd") ? "✓" : "–"));
+  add(r.frac, "catHonours", (c) => String(count(c, (x) => "AFCR".includes(x[0]))));
+  add(r.cirulla, "catPiccola", (c) => shown(denariRun(c, 6)));
+  add(r.cirulla, "catGrande", (c) => (["Fd", "Cd", "Rd"].every((x) => c.has(x)) ? "5" : "–"));
+  add(r.cirulla, "catDeclarations", (_, i) => shown(taken.declared?.[i] ?? 0));
+  return rows;
 }
 
 /** The round's breakdown: every category (also those nobody scored) with each side's

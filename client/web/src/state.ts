@@ -47,7 +47,6 @@ export const st = {
   invite: "" as string, flash: "", scopas: new Set<string>(), // the cards that made a scopa this round (seen live)
   forced: new Set<string>(), // the cards the server played for someone whose time ran out, this round
   bots: new Set<string>(), // the cards a bot played for a person (away, or gone), this round
-  notice: "", // what the person should know about their name
   timedOut: "", // the server played for this person when their time ran out: said until they play again
   takeovers: new Map<number, { round: number; plays: number; until?: { round: number; plays: number }; why?: "away" | "left" }>(), // seats a bot took over here: from which round's play (until its person took it back)
   away: new Map<number, number>(), // the seats the server said are away, and when each hold runs out (Date.now() scale; a bot then plays it)

@@ -40,6 +40,7 @@ function players(): string {
 export function watchingLine(): HTMLElement | string {
   if (!st.watching) return "";
   const who = players();
+  if (st.gameEnd) return h("p", { class: "status watching", id: "watching" }, who ? fill(t.watchedOver, { names: who }) : t.watchedOverTable); // nothing left to watch
   const line = h("p", { class: "status watching", id: "watching" }, who ? fill(t.watchingGame, { names: who }) : t.watchingTable);
   // a table still waiting for players, with a seat free: the spectator may take it (with the invite it came by)
   if (st.info?.state === "waiting" && st.info.seats.includes(null) && !st.view && !st.gameEnd) {

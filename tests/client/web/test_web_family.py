@@ -273,7 +273,7 @@ async def test_a_friend_who_plays_first_by_the_invite_link(browser: Browser) -> 
 async def test_the_page_in_italian_says_everything_in_italian(site: Site, browser: Browser) -> None:
     english = english_only()
     page = await open_italian(browser, site, "ada", f"{site.url}?table=99")  # a link to a table not there
-    await page.wait_for_selector(".status:has-text(\"questo tavolo non c'è più\")", timeout=WAIT)
+    await page.wait_for_selector("#link-gone h2:has-text(\"Questo tavolo non c'è più\")", timeout=WAIT)  # its own box, in Italian
     other = await open_page(browser, site, "bob")
     await create(other)  # a table in the lobby, described in Italian
     await page.wait_for_selector(".tables li:has-text('Scopa, 2 giocatori, a 11 punti · in corso')", timeout=WAIT)
@@ -366,18 +366,17 @@ async def test_the_clock_counts_down_across_a_reload_and_says_when_time_ran_out(
 
 async def test_a_name_in_use_is_said_and_may_be_changed(site: Site, browser: Browser) -> None:
     """A name the page kept from before (not typed now) is in use when it comes back: the
-    page plays on under another, says so in the lobby, and offers to change it (a name
-    typed on the name screen is asked about first: test_web_first_look.py)."""
+    page asks, as for a name typed on the name screen (test_web_first_look.py), never
+    playing on under another unasked; the person picks another."""
     await open_page(browser, site, "nonna")
     second = await open_page(browser, site, "nonno")
     await second.evaluate("localStorage.setItem('scopa.name', 'nonna')")
     await second.reload()
-    status = second.get_by_role("status")
-    await status.filter(has_text="is taken").wait_for(timeout=WAIT)
-    said = await status.text_content() or ""
-    assert re.match(r"nonna is taken: you are nonna\d\d\.", said)
-    assert await second.locator("header h1").text_content() == f"Scopa · {said.split(' are ')[1][:7]}"
-    await second.get_by_role("button", name="Change name").tap()
+    question = second.locator("#name-question")
+    await question.wait_for(timeout=WAIT)
+    said = await question.get_by_role("alert").text_content() or ""
+    assert re.fullmatch(r"The name nonna is already in use\. Play as nonna\d\d, or pick another name\.", said), said
+    await second.get_by_role("button", name="Pick another name").tap()
     await second.fill("#name", "nonno")
     await second.get_by_role("button", name="Play").tap()
     await second.wait_for_selector("header h1:has-text('Scopa · nonno')", timeout=WAIT)

@@ -121,19 +121,21 @@ async def test_the_new_tables_form_keeps_its_choices_when_the_server_says_its_tu
     await page.context.close()
 
 
-async def test_the_notice_of_a_taken_name_goes_once_seated(site: Site, browser: Browser) -> None:
-    """A page coming back as "Nonna" (the name it kept) while another Nonna plays is told,
-    in a short line, the name it plays under instead; once seated at a table the line is
-    gone from above the board."""
+async def test_a_taken_kept_name_is_asked_about_and_nothing_of_it_follows_to_the_table(site: Site, browser: Browser) -> None:
+    """A page coming back as "Nonna" (the name it kept) while another Nonna plays is asked
+    (never renamed unasked): it plays as the name offered, and once seated at a table
+    nothing about the name is said above the board."""
     await open_italian(browser, site, "Nonna")
     second = await open_italian(browser, site, "Nonno")
     await second.wait_for_selector("#preset", timeout=WAIT)  # welcomed as Nonno
     await second.evaluate("localStorage.setItem('scopa.name', 'Nonna')")
     await second.reload()
-    status = second.get_by_role("status").filter(has_text="già preso")
-    await status.wait_for(timeout=WAIT)
-    said = await status.text_content() or ""
-    assert re.match(r"Nonna è già preso: sei Nonna\d\d\. Cambia nome Chiudi$", said), said
+    question = second.locator("#name-question")
+    await question.wait_for(timeout=WAIT)
+    said = await question.get_by_role("alert").text_content() or ""
+    found = re.fullmatch(r"Il nome Nonna è già in uso\. Gioca come (Nonna\d\d), o scegli un altro nome\.", said)
+    assert found, said
+    await question.get_by_role("button", name=f"Gioca come {found.group(1)}").tap()
     await second.get_by_role("button", name="Subito una partita contro i bot").tap()
     await second.wait_for_selector("[data-area=hand] .card", timeout=WAIT)
     assert await second.get_by_text("già preso").count() == 0

@@ -119,10 +119,10 @@ async def test_a_full_tables_invite_says_so_before_a_name_is_picked(site: Site, 
     await nonna.locator("#invite").wait_for(timeout=WAIT)
     link = await nonna.locator("#invite a").get_attribute("href") or ""
     table = link.split("table=")[1].split("&")[0]
-    assert (await (await nonna.request.get(f"{site.url.rstrip('/')}/seat-open?table={table}")).json()) == {"open": True}
+    assert (await (await nonna.request.get(f"{site.url.rstrip('/')}/seat-open?table={table}")).json()) == {"open": True, "state": "waiting"}
     zio = await open_italian(browser, site, "zio", url=link)
     await zio.wait_for_selector("[data-area=hand] .card", timeout=WAIT)  # the last seat taken: the game on
-    assert (await (await nonna.request.get(f"{site.url.rstrip('/')}/seat-open?table=nope")).json()) == {"open": None}
+    assert (await (await nonna.request.get(f"{site.url.rstrip('/')}/seat-open?table=nope")).json()) == {"open": None, "state": None}
     context = await browser.new_context(**ITALIAN_PHONE)  # type: ignore[arg-type]
     late = await context.new_page()
     await late.goto(link)

@@ -149,7 +149,7 @@ async def test_the_not_private_notice_is_a_quiet_mark_from_the_first_screen(site
     """The notice of a page served without TLS: never a banner, but a small open lock at the
     name screen's foot, where the name is typed, that says it when tapped (with a line, in plain words, for
     whoever hosts); the lobby and the table leave the phone's screen to the game."""
-    for locale, said in (("en-GB", "Not encrypted"), ("it-IT", "Non cifrata")):
+    for locale, said in (("en-GB", "Connection not encrypted"), ("it-IT", "Connessione non cifrata")):
         context = await browser.new_context(**{**PHONE, "locale": locale}, bypass_csp=True)  # type: ignore[arg-type]  # axe is injected
         page = await context.new_page()
         await page.goto(site.url)

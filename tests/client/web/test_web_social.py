@@ -40,7 +40,7 @@ async def test_a_private_table_is_reached_by_its_invite_link_only(site: Site, br
     assert await cid.locator(".tables li").all_text_contents() == ["No tables yet: create one."]
     assert await cid.get_by_role("button", name="Watch").count() == 0
     await cid.goto(f"{site.url}?table={table}")
-    await cid.wait_for_selector(f".status:has-text(\"there is no table '{table}'\")", timeout=WAIT)
+    await cid.wait_for_selector("#link-gone h2:has-text('This table is gone')", timeout=WAIT)  # no table: said in its own box
     assert await cid.locator("#turn").count() == 0 and await cid.locator("#preset").count() == 1
 
     # bob opens the link in another browser: named, he sits at the table and the game starts
