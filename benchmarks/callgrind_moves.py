@@ -3,6 +3,7 @@
     python benchmarks/callgrind_moves.py [--preset scopa|scopone] [--tables N] [--games G]
                                          [--loop asyncio|uvloop] [--seed S] [--top K]
                                          [--only server|lean] [--keep DIR]
+    python benchmarks/callgrind_moves.py --web [--only tcp|websocket] [--tables N] [--games G] [--loop L] ...
 
 CPU seconds per move (``server_load.py --vs-lean``) spread by ±15% or more on a machine
 others share; the instructions a move costs do not depend on the load.  This script runs
@@ -21,6 +22,10 @@ Printed: the instructions per move of each, their ratio (server / relay), and th
 functions of each by their own instructions per move (``callgrind_annotate``; Python
 code shows as the interpreter's C functions, ``--profile`` of ``server_load.py`` names
 the Python ones).  The last line is a JSON object with every figure.
+
+``--web`` measures the server twice instead, its web front on (``scopa serve --web``): once
+with every client over TCP, once over a WebSocket of ``/ws`` (as ``server_load.py --web``),
+and prints the instructions per move of each and their ratio (WebSocket / TCP).
 
 The loop turns a move takes vary a little from run to run (what arrives together is
 handled together), so the figures spread by a per cent or two, not by the load.  The
@@ -61,8 +66,10 @@ class UnderCallgrind:
                                      stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
         assert self.proc.stdout is not None
         line = self.proc.stdout.readline().split()
-        if line[:1] == ["PORT"]:  # server_load.py --serve: "PORT n ..."
+        self.web_port: int | None = None
+        if line[:1] == ["PORT"]:  # server_load.py --serve: "PORT n ... [WEB w]"
             self.port = int(line[1])
+            self.web_port = int(line[line.index("WEB") + 1]) if "WEB" in line else None
         elif len(line) == 2 and ":" in line[0]:  # lean_server.py: "HOST:PORT PID"
             self.port = int(line[0].rpartition(":")[2])
         else:
@@ -125,12 +132,17 @@ def load_args(args: argparse.Namespace, server: UnderCallgrind) -> argparse.Name
         preset=args.preset, options={}, tables=args.tables, games=args.games, seconds=None, think_ms=0.0,
         strategy="random", seed=args.seed, server=f"127.0.0.1:{server.port}", server_pid=server.pid,
         expert_tables=0, loop=args.loop, db=None, bot_workers=1, cluster=0, lean=False, memory_profile=None,
-        metrics_ports=[], window_hooks=(server.zero, server.dump))
+        metrics_ports=[], window_hooks=(server.zero, server.dump),
+        web_clients=server.web_port is not None and getattr(args, "web_clients", False), web_port=server.web_port)
 
 
 def measure(args: argparse.Namespace, kind: str, out_dir: str, lean_moves: int | None) -> dict[str, Any]:
-    if kind == "server":
+    """``kind``: server, lean, or (``--web``) tcp or websocket: the server with its web front,
+    its clients over TCP or over WebSocket."""
+    if kind in ("server", "tcp", "websocket"):
         command = [os.path.join(HERE, "server_load.py"), "--serve", "--seed", str(args.seed), "--loop", args.loop]
+        command += ["--web-front"] if kind != "server" else []
+        args.web_clients = kind == "websocket"
     else:
         command = [os.path.join(HERE, "lean_server.py"), "--port", "0", "--loop", args.loop]
         command += ["--moves", str(lean_moves)] if lean_moves else []
@@ -159,9 +171,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--loop", choices=("asyncio", "uvloop"), default="asyncio", help="both servers' event loop")
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--top", type=int, default=25, help="functions listed per server (default 25)")
-    ap.add_argument("--only", choices=("server", "lean"), default=None, help="measure one of the two")
+    ap.add_argument("--only", choices=("server", "lean", "tcp", "websocket"), default=None,
+                    help="measure one of the two (tcp or websocket with --web)")
     ap.add_argument("--lean-moves", type=int, default=None,
                     help="the relay's moves per game (default: the server's, or 36 with --only lean)")
+    ap.add_argument("--web", action="store_true",
+                    help="the server with TCP clients and then with WebSocket clients (no relay): their ratio")
     ap.add_argument("--keep", default=None, metavar="DIR", help="write the callgrind dumps to DIR and keep them")
     args = ap.parse_args(argv)
     if shutil.which("valgrind") is None:
@@ -173,7 +188,7 @@ def main(argv: list[str] | None = None) -> int:
                                "seed": args.seed}
     lean_moves = args.lean_moves
     try:
-        for kind in ("server", "lean"):
+        for kind in ("tcp", "websocket") if args.web else ("server", "lean"):
             if args.only not in (None, kind):
                 continue
             got = measure(args, kind, out_dir, lean_moves)
@@ -192,6 +207,11 @@ def main(argv: list[str] | None = None) -> int:
         figures["ratio"] = round(figures["server"]["per_move"] / figures["lean"]["per_move"], 3)
         print(f"instructions per move ({args.preset}, {args.tables} tables, {args.loop}): server "
               f"{figures['server']['per_move']:,}, lean relay {figures['lean']['per_move']:,}: "
+              f"ratio {figures['ratio']}")
+    if "tcp" in figures and "websocket" in figures:
+        figures["ratio"] = round(figures["websocket"]["per_move"] / figures["tcp"]["per_move"], 3)
+        print(f"instructions per move ({args.preset}, {args.tables} tables, {args.loop}): TCP "
+              f"{figures['tcp']['per_move']:,}, WebSocket {figures['websocket']['per_move']:,}: "
               f"ratio {figures['ratio']}")
     print(json.dumps(figures))
     return 0

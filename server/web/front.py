@@ -49,7 +49,7 @@ from ..core import Clock, Limits, HANDSHAKE_TIMEOUT, ServerTls
 from ..conn import ServerSession
 from .passes import PassBook, Passes
 from .relay import relay
-from .websocket import MAX_MESSAGE, run_session
+from .websocket import MAX_MESSAGE, SessionSocket, run_session
 
 log = logging.getLogger("scopa.server.web")
 
@@ -373,7 +373,8 @@ class WebFront:
         # No permessage-deflate, though every browser offers it: the commands are small, and
         # deflating each would cost the server more CPU per move than all the rest of a
         # browser's path (benchmarks/server_load.py --web).
-        ws = web.WebSocketResponse(max_msg_size=MAX_MESSAGE, autoping=True, heartbeat=None, compress=False)
+        ws = web.WebSocketResponse(max_msg_size=MAX_MESSAGE, autoping=True, heartbeat=None, compress=False) \
+            if address is not None else SessionSocket()
         await ws.prepare(request)
         self.sessions += 1
         self._open.add(ws)

@@ -7,6 +7,12 @@ The connection is the same :class:`~scopa.server.conn.session.ServerSession` as 
 and the transport sends each one's body as one message; each message received is given
 to the session with its prefix put back.  So the limits, the per-address caps, the
 command rate, the deadlines (hello, ping) and resuming a seat are the TCP ones.
+
+A binary message goes to the session as soon as aiohttp's reader has parsed it, within
+the read of its bytes, as a TCP frame does (:class:`SessionSocket`), not through aiohttp's
+queue and the task reading it: everything else (pings, pongs, a close, a text message,
+an error) and any binary message behind one of those still waiting goes through the queue,
+to the reading task, in order.
 """
 
 from __future__ import annotations
@@ -18,12 +24,24 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
+try:
+    from aiohttp._websocket.reader import WebSocketDataQueue, WebSocketReader
+except ImportError:  # an aiohttp whose reader is made otherwise: every message through its queue
+    _OWN_READER = False
+else:
+    _OWN_READER = True
+
 from scopa.protocol.errors import ErrorCode
 from scopa.protocol.framing import MAX_FRAME_SIZE, PREFIX_SIZE, frame_prefix
 
 from ..conn import ServerSession
 
 log = logging.getLogger("scopa.server.web")
+
+MAX_MESSAGE = MAX_FRAME_SIZE + 1
+"""aiohttp's ``max_msg_size``: it closes the WebSocket (code 1009) on a message of this
+size or more, so the largest one a browser may send is the largest frame body,
+``MAX_FRAME_SIZE`` bytes, as over TCP."""
 
 _PREFIX = struct.Struct(">I")
 _LENGTH_16 = struct.Struct(">BBH")
@@ -124,10 +142,84 @@ class WebSocketTransport(asyncio.Transport):
             pass  # the browser is gone; the receiving side notices it too
 
 
+_BINARY_MESSAGE = WSMsgType.BINARY
+_QUEUE_LIMIT = 2**16
+"""aiohttp's own limit of its queue (it stops reading past twice as many bytes waiting)."""
+
+
+if _OWN_READER:
+    class _DirectQueue(WebSocketDataQueue):
+        """aiohttp's queue of one WebSocket's messages, but a binary message with none
+        waiting before it goes to ``session`` at once."""
+
+        session: ServerSession | None = None
+
+        def feed_data(self, data: Any, size: int) -> None:
+            session = self.session
+            if session is not None and data[0] is _BINARY_MESSAGE and not self._buffer and not session.closed:
+                body: bytes = data[1]
+                session.data_received(frame_prefix(len(body)) + body)
+            else:
+                super().feed_data(data, size)
+
+
+class SessionSocket(web.WebSocketResponse):
+    """The WebSocket of a browser's session: uncompressed (no permessage-deflate), the
+    largest message :data:`MAX_MESSAGE` less one, autoping, no heartbeat of aiohttp's
+    (the session's pings are the protocol's), its binary messages handed to the session
+    as they are parsed once :meth:`deliver_to` is called.
+
+    That takes aiohttp's reader made with a queue of :class:`_DirectQueue`'s, put in place of
+    its own as it is made, before a byte reaches it; with an aiohttp whose reader is made
+    otherwise, or when bytes came with the upgrade request, aiohttp's own is kept and
+    every message goes through its queue."""
+
+    def __init__(self) -> None:
+        super().__init__(max_msg_size=MAX_MESSAGE, autoping=True, heartbeat=None, compress=False)
+        self._direct: Any = None
+        self._direct_parser: Any = None
+
+    def _post_start(self, request: Any, *args: Any) -> None:
+        handler = request.protocol
+        clean = getattr(handler, "_message_tail", None) == b""  # nothing came after the upgrade request
+        super()._post_start(request, *args)
+        if clean and _OWN_READER and not self.compress:
+            self._own_reader(handler)
+
+    def _own_reader(self, handler: Any) -> None:
+        if not all(hasattr(o, a) for o, a in ((self, "_reader"), (handler, "_payload_parser"))):
+            return
+        queue = _DirectQueue(handler, _QUEUE_LIMIT, loop=asyncio.get_running_loop())
+        try:
+            parser = WebSocketReader(queue, MAX_MESSAGE, compress=False, decode_text=True)
+        except TypeError:  # made otherwise in this aiohttp
+            return
+        self._reader, handler._payload_parser = queue, parser
+        if hasattr(self, "_parser"):
+            self._parser = parser
+        self._direct, self._direct_parser = queue, parser
+
+    def deliver_to_nobody(self) -> None:
+        """Every message through aiohttp's queue from now on."""
+        if self._direct is not None:
+            self._direct.session = None
+
+    def deliver_to(self, session: ServerSession) -> bool:
+        """Hand each binary message to ``session`` as it is parsed from now on; False if
+        they all go through aiohttp's queue."""
+        if self._direct is None:
+            return False
+        self._direct.session = session
+        return True
+
+
 async def run_session(request: web.Request, session: ServerSession, ws: web.WebSocketResponse) -> None:
-    """Drive ``session`` over the prepared ``ws`` until either side closes."""
+    """Drive ``session`` over the prepared ``ws`` until either side closes (a binary message
+    goes to the session as it is read when ``ws`` is a :class:`SessionSocket`)."""
     transport = WebSocketTransport(ws, request)
     session.connection_made(transport)
+    if isinstance(ws, SessionSocket):
+        ws.deliver_to(session)
     try:
         async for message in ws:
             if session.closed:
@@ -144,6 +236,8 @@ async def run_session(request: web.Request, session: ServerSession, ws: web.WebS
         log.exception("connection %s: WebSocket error", session.id)
         session.abort()
     finally:
+        if isinstance(ws, SessionSocket):
+            ws.deliver_to_nobody()
         if not transport.is_closing():
             transport.close()
         await transport.closed()
@@ -151,8 +245,3 @@ async def run_session(request: web.Request, session: ServerSession, ws: web.WebS
             await ws.close()
         session.connection_lost(None)
 
-
-MAX_MESSAGE = MAX_FRAME_SIZE + 1
-"""aiohttp's ``max_msg_size``: it closes the WebSocket (code 1009) on a message of this
-size or more, so the largest one a browser may send is the largest frame body,
-``MAX_FRAME_SIZE`` bytes, as over TCP."""
