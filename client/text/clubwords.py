@@ -387,6 +387,7 @@ TUI_ITALIAN: dict[str, str] = {
     "Enter: play as {name}": "Invio: giochi come {name}",
     "Enter: watch as {name}": "Invio: guardi come {name}",
     "Final score": "Punteggio finale",
+    "Leave Scopa?": "Vuoi uscire da Scopa?",
     "Narrow window, columns left out: {columns} (? for the rules).":
         "Finestra stretta, colonne nascoste: {columns} (? per le regole).",
     "Points by category": "Punti per categoria",
