@@ -421,8 +421,10 @@ TUI_ITALIAN: dict[str, str] = {
     "Waiting for a game of {preset}: {others} other(s) waiting… Esc (or p) stops waiting.":
         "Si aspetta una partita di {preset}: {others} in attesa oltre a te… Esc (o di nuovo p) smette di aspettare.",
     "Watching table {table}: the rematch of table {old}.": "Guardi il tavolo {table}: la rivincita del tavolo {old}.",
-    "You and {partners} win{how}, {score}.": "Vinci tu con {partners}{how}, {score}.",
+    "You lose {score} to {who}{how}.": "Hai perso {score} contro {who}{how}.",
     "You stopped waiting for a quick game.": "Non aspetti più una partita veloce.",
+    "Your team loses {score} to {who}{how}.": "La tua squadra ha perso {score} contro {who}{how}.",
+    "Your team wins{how}, {score}.": "La tua squadra ha vinto{how}, {score}.",
     "Your turn": "Tocca a te",
     "local game": "partita locale",
     "play again": "gioca ancora",
