@@ -35,7 +35,7 @@ def cursor_table(tables: Mapping[str, TableInfo], kept: str | None, was_live: se
     if kept in tables and (kept in live or (kept not in was_live and not fresh)):
         return kept
     waiting = [t for t in live if tables[t].state is TableState.WAITING]
-    return (waiting or live or [None])[0]
+    return next(iter(waiting or live), None)
 
 
 class TableList(DataTable[object]):
