@@ -26,10 +26,9 @@ from scopa.protocol.convert import rules_from_wire
 from ...net import ClientSession
 from ...text import parse_invite, tr, word_text
 from .createform import CreateTableScreen, NewTable
-from .tablelist import TableList, cursor_table, ordered
 from ..board import BoardScreen
 from ..dialogs import Once, dialog_css
-from ..columns import Cell, fill_list, unknown_key
+from ..columns import Cell, TableList, cursor_table, fill_list, ordered, unknown_key
 from ..keys import TypedBox, catch_up
 from ..keywords import key_word
 from ...text import rules_line, rules_name, seated_name
