@@ -387,6 +387,7 @@ TUI_ITALIAN: dict[str, str] = {
     "Enter: play as {name}": "Invio: giochi come {name}",
     "Enter: watch as {name}": "Invio: guardi come {name}",
     "Final score": "Punteggio finale",
+    "Leave Scopa?": "Vuoi uscire da Scopa?",
     "Narrow window, columns left out: {columns} (? for the rules).":
         "Finestra stretta, colonne nascoste: {columns} (? per le regole).",
     "Points by category": "Punti per categoria",
@@ -422,8 +423,10 @@ TUI_ITALIAN: dict[str, str] = {
     "Watching table {table}: the rematch of table {old}.": "Guardi il tavolo {table}: la rivincita del tavolo {old}.",
     "While you were away your time ran out: the server played {cards} for you.":
         "Mentre eri via il tuo tempo è scaduto: il server ha giocato {cards} per te.",
-    "You and {partners} win{how}, {score}.": "Vinci tu con {partners}{how}, {score}.",
+    "You lose {score} to {who}{how}.": "Hai perso {score} contro {who}{how}.",
     "You stopped waiting for a quick game.": "Non aspetti più una partita veloce.",
+    "Your team loses {score} to {who}{how}.": "La tua squadra ha perso {score} contro {who}{how}.",
+    "Your team wins{how}, {score}.": "La tua squadra ha vinto{how}, {score}.",
     "Your turn": "Tocca a te",
     "local game": "partita locale",
     "play again": "gioca ancora",

@@ -84,12 +84,12 @@ def game_result(g: GameSummary, me: str | None = None) -> str:
     names = [player_name(n) for n in g.players]  # a server's bot as the boards name it
     reason = word_text(g.reason)
     if g.winner is None:
-        result = f"{reason} {'-'.join(str(t) for t in g.totals)}".strip()
+        result = f"{reason} {'–'.join(str(t) for t in g.totals)}".strip()
     else:
         rules = RuleSet.build(players=len(g.players), teams=len(g.totals) == 2 and len(g.players) > 2)
         who = [tr("a bot for {name}", name=names[seat]) if seat in left else names[seat]
                for seat in rules.seats_by_side()[g.winner]]
-        totals = "-".join(str(g.totals[side]) for side in winner_first(g.winner, len(g.totals)))
+        totals = "–".join(str(g.totals[side]) for side in winner_first(g.winner, len(g.totals)))
         result = tr("{who} won {totals} ({reason})", who=" & ".join(who), totals=totals, reason=reason)
     if not left:
         return result

@@ -126,14 +126,14 @@ def result_text(record: Record, me: int | None = None) -> str:
     """How the recorded game ended: who won, the totals and why (to ``me``'s seat: "you
     won", "your side won")."""
     result = record.result
-    totals = "-".join(str(t) for t in result.totals)
+    totals = "–".join(str(t) for t in result.totals)
     reason = end_reason_text(result.reason)
     if result.winner is None:
         return tr("Game over: {reason}, {totals}", reason=reason, totals=totals)
     names = shown_names(record)
     seats = record.engine_rules.seats_by_side()[result.winner]
     who = " & ".join(names[i] for i in seats)
-    totals = "-".join(str(result.totals[side]) for side in winner_first(result.winner, len(result.totals)))
+    totals = "–".join(str(result.totals[side]) for side in winner_first(result.winner, len(result.totals)))
     if me is not None and me in seats:
         won = tr("Game over: you won {totals} ({reason})") if len(seats) == 1 else \
             tr("Game over: your side won {totals} ({reason})")

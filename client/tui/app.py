@@ -86,7 +86,11 @@ class ScopaApp(App[int]):
                     loop.remove_signal_handler(sig)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """``b`` only while a table is watched (then the key line shows it)."""
+        """``b`` only while a table is watched (then the key line shows it); neither ``b``
+        nor ``q`` while a round's or the game's box is in front: it takes those letters
+        itself (they close it), so the key line does not offer them."""
+        if action in ("stop_watching", "leave") and isinstance(self.screen, (RoundEndScreen, GameOverScreen)):
+            return False
         if action == "stop_watching":
             return getattr(self, "watching", None) is not None
         return True

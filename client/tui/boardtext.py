@@ -95,8 +95,8 @@ def seats_panel(b: BoardState, deck: DeckStyle, left: int | None = None, compact
     if not piles_shown:
         return Group(seats)
     piles = Table(box=None, padding=(0, 1), collapse_padding=True, show_edge=False, pad_edge=False)
-    piles.add_column(tr("pile"), style="dim")  # the one column that gives way: its names end in "…"
-    for head in (tr("cards"), tr("den"), tr("prim"), tr("scope")):
+    piles.add_column("", style="dim")  # the sides' names, no heading: the one column that gives way ("…")
+    for head in (tr("pile"), tr("den"), tr("prim"), tr("scope")):  # each heading over its numbers
         piles.add_column(head, justify="right", header_style="dim", no_wrap=True)  # the numbers always show
     piles.add_column(label(SETTEBELLO, deck), header_style="dim", no_wrap=True)  # the settebello: who has it
     for side in range(b.num_sides):

@@ -109,7 +109,10 @@ def event_text(event: Event, board: BoardState, style: DeckStyle) -> Text | None
 
 
 def result_line(board: BoardState) -> str:
-    """``You win, 11–7.`` (the winner's points first), ``Ada & Bob win …``, or why nobody won."""
+    """The game's result: to a person at the table, from their side ("You win, 11–7.",
+    "You lose 4–12 to Gino.", "Your team wins …" in a game of teams: their points
+    first); to a spectator (or a hot seat), who won ("Gino wins, 12–4.": the winner's
+    points first); or why nobody won."""
     score = "–".join(map(str, board.totals))
     if board.winner is None and board.viewer is None and board.end_reason == EndReason.ABANDONED.value:
         return abandoned_words(board.names, board.ended_by, board.totals)  # a spectator's: who ended it
@@ -117,16 +120,23 @@ def result_line(board: BoardState) -> str:
         reason = EndReason(board.end_reason) if board.end_reason in set(EndReason) else EndReason.ABANDONED
         return tr("The game ended without a winner ({reason}); {score}.", reason=end_reason_text(reason),
                   score=score)
+    how = {"trentino": " " + tr("with the Asso, 2 and 3 of Denari"),
+           "all_denari": " " + tr("with all ten Denari")}.get(board.end_reason, "")
+    if board.viewer is not None and board.you_label:  # said to the person at this screen
+        mine = board.side_of(board.viewer)
+        team = len(board.side_seats(mine)) > 1
+        others = [t for side, t in enumerate(board.totals) if side not in (mine, board.winner)]
+        if mine == board.winner:
+            score = "–".join(map(str, [board.totals[mine], *others]))
+            return tr("Your team wins{how}, {score}.", how=how, score=score) if team else \
+                tr("You win{how}, {score}.", how=how, score=score)
+        score = "–".join(map(str, [board.totals[mine], board.totals[board.winner], *others]))
+        who = board.side_name(board.winner)
+        return tr("Your team loses {score} to {who}{how}.", score=score, who=who, how=how) if team else \
+            tr("You lose {score} to {who}{how}.", score=score, who=who, how=how)
     others = [t for side, t in enumerate(board.totals) if side != board.winner]
     score = "–".join(map(str, [board.totals[board.winner], *others]))
     name = board.side_name(board.winner)
-    how = {"trentino": " " + tr("with the Asso, 2 and 3 of Denari"),
-           "all_denari": " " + tr("with all ten Denari")}.get(board.end_reason, "")
-    if name == board.you_label and board.viewer is not None and board.side_of(board.viewer) == board.winner:
-        return tr("You win{how}, {score}.", how=how, score=score)
-    if board.viewer is not None and board.side_of(board.viewer) == board.winner:  # "You and eva win", not "You & eva"
-        partners = " & ".join(board.seat_name(s) for s in board.side_seats(board.winner) if s != board.viewer)
-        return tr("You and {partners} win{how}, {score}.", partners=partners, how=how, score=score)
     if " & " in name:
         return tr("{who} win{how}, {score}.", who=name, how=how, score=score)
     return tr("{who} wins{how}, {score}.", who=name, how=how, score=score)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import takewhile
 from enum import StrEnum
 from typing import Literal, get_args, get_origin
 
@@ -17,6 +18,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.screen import ModalScreen
+from textual.widget import Widget
 from textual.widgets import Button, Checkbox, Label, Select, Static
 
 from scopa.bots import LEVELS
@@ -381,5 +383,23 @@ class CreateTableScreen(Once, ModalScreen[NewTable | None]):
         self.close(table)
 
     @on(Button.Pressed, "#cancel")
+    def set_focus(self, widget: Widget | None, scroll_visible: bool = True, from_app_focus: bool = False) -> None:
+        """A field that takes the focus comes into sight with the lines explaining it under
+        it (Tab alone scrolls only as far as the field itself)."""
+        super().set_focus(widget, scroll_visible, from_app_focus)
+        fields = self.query("#form-fields").first(VerticalScroll) if self.query("#form-fields") else None
+        field = widget if isinstance(widget, Checkbox) else widget.parent if widget is not None else None
+        if fields is None or not isinstance(field, Widget) or field.parent is not fields or not scroll_visible:
+            return
+        after = list(fields.children)[list(fields.children).index(field) + 1:]
+        explains = list(takewhile(lambda w: w.has_class("explain"), after))
+        if explains:
+            self.call_after_refresh(self._show_explained, field, explains[-1])
+
+    def _show_explained(self, field: Widget, explain: Widget) -> None:
+        fields = self.query_one("#form-fields", VerticalScroll)
+        fields.scroll_to_widget(explain, animate=False, immediate=True)
+        fields.scroll_to_widget(field, animate=False, immediate=True)  # a field taller than the room: itself first
+
     def action_cancel(self) -> None:
         self.close(None)

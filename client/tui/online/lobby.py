@@ -26,8 +26,9 @@ from scopa.protocol.convert import rules_from_wire
 from ...net import ClientSession
 from ...text import parse_invite, tr, word_text
 from .createform import CreateTableScreen, NewTable
+from ..board import BoardScreen
 from ..dialogs import Once, dialog_css
-from ..columns import Cell, fill_list, unknown_key
+from ..columns import Cell, TableList, cursor_table, fill_list, ordered, unknown_key
 from ..keys import TypedBox, catch_up
 from ..keywords import key_word
 from ...text import rules_line, rules_name, seated_name
@@ -168,7 +169,7 @@ class LobbyScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield Static(Text.assemble((tr("Scopa lobby"), "bold"), f" · {self.who}"), id="lobby-top")
         yield Static("", id="lobby-narrow")
-        yield DataTable(id="tables", cursor_type="row", zebra_stripes=True)
+        yield TableList(id="tables", cursor_type="row", zebra_stripes=True)
         yield RichLog(id="chat", markup=False, wrap=True)
         yield TypedBox(placeholder=tr("t: say something to the lobby"), id="say")
         yield Static("", id="lobby-status")
@@ -184,11 +185,11 @@ class LobbyScreen(Screen[None]):
         self.query_one(LobbyFooter).refresh(recompose=True)  # its keys fit the new width
         self._redraw()  # the columns fit the new width
 
-    def on_screen_resume(self) -> None:
-        """Back from a table: a line saying where the person sat is no more true."""
-        seated = tr("You sit at table {table}, seat {seat}.").partition("{table}")[0]
-        if str(self._status).startswith(seated):  # what the list's own line said under it stays
-            self.say(str(self._status).partition("\n")[2] or self._empty or keys_hint())
+    def on_screen_suspend(self) -> None:
+        """Off to a table: what was said of going there (the table opened, the seat taken)
+        is no more true once back; the status line says only what it says of the list."""
+        if any(isinstance(screen, BoardScreen) for screen in self.app.screen_stack):
+            self.say(self._empty or keys_hint())
 
     def rename(self, who: str) -> None:
         """The heading names the person as the server does (a taken name was changed)."""
@@ -255,8 +256,8 @@ class LobbyScreen(Screen[None]):
             return
         dt = self.query_one("#tables", DataTable)
         keep = self.selected_id()
-        live = self.live()  # the games going on first, the finished ones after them
-        self.tables = {t: self.tables[t] for t in [*live, *(t for t in self.tables if t not in live)]}
+        self.tables = ordered(self.tables)  # the same order for everyone: the games going on first, by number
+        live = self.live()
         rows: list[tuple[Cell, ...]] = []
         for info in self.tables.values():
             style = {TableState.WAITING: "green", TableState.PLAYING: "yellow"}.get(info.state, "dim")
@@ -281,16 +282,15 @@ class LobbyScreen(Screen[None]):
                 self.say(told or keys_hint())
             self._empty = None
         fresh = [t for t in live if t not in self._live]  # tables new to the list (or whose game started again)
+        keep = cursor_table(self.tables, keep, self._live, fresh)
         self._live = set(live)
-        if keep is not None and keep not in live and fresh:  # the cursor on a finished game: onto one to join
-            waiting = [t for t in live if self.tables[t].state is TableState.WAITING]
-            keep = (waiting or live)[0]
-        if keep in self.tables:
+        dt.show_cursor = keep is not None  # a finished game is not where the cursor rests unless put there
+        if keep is not None:
             dt.move_cursor(row=list(self.tables).index(keep))
 
     def selected_id(self) -> str | None:
         dt = self.query_one("#tables", DataTable)
-        if not self.tables or dt.row_count == 0:
+        if not self.tables or dt.row_count == 0 or not dt.show_cursor:
             return None
         try:
             key = dt.coordinate_to_cell_key(dt.cursor_coordinate).row_key

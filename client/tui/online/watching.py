@@ -143,12 +143,14 @@ async def show_finished(app: NetApp, session: ClientSession, table_id: str, said
 
 
 async def leave_watching(app: NetApp) -> None:
-    """``q`` away from a game: the app ends, but a table watched is left only when the
-    person says so (as a game is): back to the lobby it was chosen in, or, watched
-    with ``scopa watch``, out of the app."""
+    """``q`` away from a game: the app ends once the person says so in the lobby (at
+    once otherwise), and a table watched is left only when the person says so (as a
+    game is): back to the lobby it was chosen in, or, watched with ``scopa watch``, out
+    of the app."""
     table = app.watching
     if table is None:
-        app.exit(0)
+        if app.lobby is None or await app.show_and_wait(ConfirmScreen(tr("Leave Scopa?"))):
+            app.exit(0)
         return
     question = tr("Stop watching table {table} and go back to the lobby?", table=table) if app.lobby is not None \
         else tr("Stop watching table {table} and leave?", table=table)

@@ -38,38 +38,38 @@ def italian(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_the_winner_comes_first_with_their_points(english: None) -> None:
-    assert result(summary(["ada", "bea"], 1, [7, 11])) == "bea won 11-7 (target reached)"
-    assert result(summary(["ada", "bea", "cloe"], 2, [5, 8, 11])) == "cloe won 11-5-8 (target reached)"
+    assert result(summary(["ada", "bea"], 1, [7, 11])) == "bea won 11–7 (target reached)"
+    assert result(summary(["ada", "bea", "cloe"], 2, [5, 8, 11])) == "cloe won 11–5–8 (target reached)"
     # R5: four players in two teams, partners opposite (seats 1 and 3)
-    assert result(summary(["ada", "bea", "cloe", "dora"], 1, [6, 11])) == "bea & dora won 11-6 (target reached)"
+    assert result(summary(["ada", "bea", "cloe", "dora"], 1, [6, 11])) == "bea & dora won 11–6 (target reached)"
     # four players each on their own
-    assert result(summary(["ada", "bea", "cloe", "dora"], 3, [2, 5, 8, 11])) == "dora won 11-2-5-8 (target reached)"
-    assert result(summary(["ada", "bea"], None, [3, 2], "abandoned")) == "abandoned 3-2"
+    assert result(summary(["ada", "bea", "cloe", "dora"], 3, [2, 5, 8, 11])) == "dora won 11–2–5–8 (target reached)"
+    assert result(summary(["ada", "bea"], None, [3, 2], "abandoned")) == "abandoned 3–2"
 
 
 def test_the_winner_comes_first_in_italian_too(italian: None) -> None:
-    assert result(summary(["ada", "bea"], 1, [7, 11])) == "vince bea 11-7 (traguardo raggiunto)"
+    assert result(summary(["ada", "bea"], 1, [7, 11])) == "vince bea 11–7 (traguardo raggiunto)"
 
 
 def test_a_person_who_left_is_not_credited_with_the_bots_win(english: None) -> None:
     game = summary(["zio", "bea"], 0, [11, 7], taken_over=[0])
-    assert result(game) == "zio left the game; a bot for zio won 11-7 (target reached)"
-    assert result(game, me="Zio") == "you left the game; a bot for zio won 11-7 (target reached)"
+    assert result(game) == "zio left the game; a bot for zio won 11–7 (target reached)"
+    assert result(game, me="Zio") == "you left the game; a bot for zio won 11–7 (target reached)"
     lost = summary(["zio", "bea"], 1, [7, 11], taken_over=[0])
-    assert result(lost, me="zio") == "you left the game; bea won 11-7 (target reached)"
-    assert result(lost, me="bea") == "zio left the game; bea won 11-7 (target reached)"
+    assert result(lost, me="zio") == "you left the game; bea won 11–7 (target reached)"
+    assert result(lost, me="bea") == "zio left the game; bea won 11–7 (target reached)"
 
 
 def test_a_game_ended_by_who_left_says_so(english: None) -> None:
     game = summary(["zio", "bea"], None, [3, 2], "abandoned", leaver=0)
-    assert result(game) == "zio left the game; abandoned 3-2"
-    assert result(game, me="zio") == "you left the game; abandoned 3-2"
+    assert result(game) == "zio left the game; abandoned 3–2"
+    assert result(game, me="zio") == "you left the game; abandoned 3–2"
 
 
 def test_who_left_in_italian(italian: None) -> None:
     game = summary(["zio", "bea"], 0, [11, 7], taken_over=[0])
-    assert result(game, me="zio") == "hai lasciato la partita; vince un bot al posto di zio 11-7 (traguardo raggiunto)"
-    assert result(game, me="bea") == "zio ha lasciato la partita; vince un bot al posto di zio 11-7 (traguardo raggiunto)"
+    assert result(game, me="zio") == "hai lasciato la partita; vince un bot al posto di zio 11–7 (traguardo raggiunto)"
+    assert result(game, me="bea") == "zio ha lasciato la partita; vince un bot al posto di zio 11–7 (traguardo raggiunto)"
 
 
 def test_a_game_ended_by_one_leaving_names_that_one_only(italian: None) -> None:
@@ -84,4 +84,4 @@ def test_a_game_ended_by_one_leaving_names_that_one_only(italian: None) -> None:
 def test_a_servers_bot_is_listed_as_the_board_names_it(italian: None) -> None:
     line = game_lines([summary(["ada", "easy-bot-1"], 1, [4, 11])])[0]
     assert "ada, Bot 1 (facile)" in line and "easy-bot-1" not in line, line
-    assert "vince Bot 1 (facile) 11-4" in line, line
+    assert "vince Bot 1 (facile) 11–4" in line, line

@@ -232,7 +232,7 @@ def test_scopa_games_and_the_leaderboard_speak_italian(monkeypatch: pytest.Monke
              GameSummary(id="8", ended="2026-12-05T11:00:00Z", preset="scopa", description="scopa, 2p, to 11",
                          players=["ada", "bea"], winner=None, totals=[3, 2], reason="abandoned")]
     text = _said(game_lines(games))
-    assert "vince ada 11-4 (traguardo raggiunto)" in text and "(privata)" in text and "interrotta 3-2" in text
+    assert "vince ada 11–4 (traguardo raggiunto)" in text and "(privata)" in text and "interrotta 3–2" in text
     assert not {"won", "target", "abandoned", "private"} & set(re.findall(r"[a-z]+", text))
     board = Leaderboard(preset=Preset.SCOPA, entries=[RatingEntry(rank=1, name="ada", rating=21.5, mu=30.0, sigma=2.8,
                                                                     games=3, wins=2)])

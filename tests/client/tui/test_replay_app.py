@@ -78,7 +78,7 @@ async def test_rounds_jump_and_the_end_shows_the_result() -> None:
         score = text_of(app, "#score")
         won = record.result.winner or 0
         winner, totals = record.players[won].name, record.result.totals
-        assert f"Game over: {winner} won {totals[won]}-{totals[1 - won]}" in score and "Round score" in score
+        assert f"Game over: {winner} won {totals[won]}–{totals[1 - won]}" in score and "Round score" in score
         assert won == 1  # the winner's points first, though the record lists the sides in order
 
 

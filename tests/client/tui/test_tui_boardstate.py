@@ -92,7 +92,9 @@ def test_result_lines_speak_to_the_player() -> None:
     board.apply(GameEnded(0, (11, 7), EndReason.TARGET))
     assert result_line(board) == "You win, 11–7."
     board.viewer = 1
-    assert result_line(board) == "ada wins, 11–7."
+    assert result_line(board) == "You lose 7–11 to ada."  # the loser's own points first
+    board.viewer = None
+    assert result_line(board) == "ada wins, 11–7."  # a spectator's: who won
 
 
 def test_the_cards_left_on_the_table_go_to_you_in_a_sentence(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -111,13 +113,16 @@ def test_the_cards_left_on_the_table_go_to_you_in_a_sentence(monkeypatch: pytest
     assert leftovers_line(teams, 1) == "Rimaste in tavola, a bea & ugo: "
 
 
-def test_a_team_won_with_the_person_says_you_and_the_partner(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Scopone: "You and eva win, 23–6." ("Vinci tu con eva, 23–6."), not "Tu & eva win"."""
+def test_a_team_game_speaks_to_the_persons_team(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Scopone: "Your team wins, 23–6." ("La tua squadra ha vinto, 23–6."), to the other
+    side "La tua squadra ha perso 6–23 contro ada & eva", to a spectator who won."""
     board = BoardState(viewer=0)
     board.apply(GameStarted(RuleSet.build("scopone"), ("ada", "bob", "eva", "dan"), 0))
     board.apply(GameEnded(0, (23, 6), EndReason.TARGET))
-    assert result_line(board) == "You and eva win, 23–6."
+    assert result_line(board) == "Your team wins, 23–6."
     monkeypatch.setattr(i18n, "LANGUAGE", "it")
-    assert result_line(board) == "Vinci tu con eva, 23–6."
+    assert result_line(board) == "La tua squadra ha vinto, 23–6."
     board.viewer = 1
+    assert result_line(board) == "La tua squadra ha perso 6–23 contro ada & eva."
+    board.viewer = None
     assert result_line(board) == "Vincono ada & eva, 23–6."

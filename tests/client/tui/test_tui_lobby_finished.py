@@ -61,8 +61,8 @@ async def test_finished_tables_are_listed_and_w_says_how_the_game_ended_R22(engi
 
 
 async def test_a_new_table_takes_the_cursor_off_a_finished_one(engine: NetworkEngine) -> None:  # noqa: F811
-    """Back in the lobby after a game the cursor is on the finished table; a table opened
-    then (listed above it) takes the cursor, so that Enter joins it."""
+    """In a lobby of finished tables the cursor rests on none (Enter joins nothing); a
+    table opened then (listed above them) takes the cursor, so that Enter joins it."""
     async with asyncio.timeout(SAFETY):
         bruno, carla, table = await a_finished_game(engine)
         app = app_for(engine)
@@ -70,7 +70,7 @@ async def test_a_new_table_takes_the_cursor_off_a_finished_one(engine: NetworkEn
             await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and table in app.screen.tables)
             lobby = app.screen
             assert isinstance(lobby, LobbyScreen)
-            assert lobby.selected_id() == table
+            assert lobby.selected_id() is None and not lobby.query_one("#tables", DataTable).show_cursor
             dora = await ClientSession.connect("127.0.0.1", engine.port, "dora")
             waiting = (await dora.create_table(preset="scopa")).id
             await until(pilot, lambda: list(lobby.tables) == [waiting, table])

@@ -83,5 +83,5 @@ async def test_the_rows_listed_before_the_table_list_settles_are_whole(monkeypat
         lobby.show_tables(tables)
         dt = lobby.query_one("#tables", DataTable)
         rows = [dt.render_line(y).text for y in range(1, 3)]
-        assert "2       Scopa, 2 giocatori, a 11  ada (assente), nonna  in gioco" in rows[0], rows
-        assert "bruno, libero" in rows[1] and "in attesa" in rows[1], rows
+        assert "bruno, libero" in rows[0] and "in attesa" in rows[0], rows  # the table to join first
+        assert "2       Scopa, 2 giocatori, a 11  ada (assente), nonna  in gioco" in rows[1], rows
