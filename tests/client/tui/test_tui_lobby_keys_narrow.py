@@ -26,11 +26,16 @@ async def test_the_lobby_key_line_shows_every_key(engine: NetworkEngine, size: t
         app = app_for(engine)
         async with app.run_test(size=size) as pilot:
             await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
-            await pilot.pause(0.1)
-            strips = app.screen._compositor.render_strips()
+
+            def footer_rows() -> list[str]:
+                strips = app.screen._compositor.render_strips()
+                footer = app.screen.query_one(LobbyFooter).region
+                return ["".join(seg.text for seg in strip) for strip in strips[footer.y:footer.bottom]]
+
+            await until(pilot, lambda: "esci" in " ".join(footer_rows()))  # the key line drawn
             footer = app.screen.query_one(LobbyFooter).region
             assert footer.bottom == size[1] and footer.height == (1 if size[0] >= 76 else 2 if size[0] >= 60 else 3)
-            rows = ["".join(seg.text for seg in strip) for strip in strips[footer.y:footer.bottom]]
+            rows = footer_rows()
             assert all(len(row.rstrip()) <= size[0] for row in rows), rows
             last = " ".join(row.strip() for row in rows)
             for key in ("p gioca subito", "c crea", "j siediti", "i invito", "w guarda", "o tornei", "? aiuto", "q esci"):
