@@ -85,7 +85,7 @@ function playNow(): HTMLElement {
     const quick = st.quick;
     return h("section", { class: "panel", "aria-labelledby": "quick-title" }, title,
       h("p", { role: "status" }, quickWords(quick)),
-      button(t.leaveQueue, () => { st.quick = null; send("quick_leave", {}); render(); }, "quiet"));
+      button(t.leaveQueue, () => { st.quick = null; send("quick_leave", {}); render(); }, "quiet"), toFinishedGames());
   }
   const preset = quickPreset ??= h("select", { id: "quick-preset" }, ...PRESETS.map((p) => h("option", { value: p }, gameName(p)))); // a game chosen stays chosen as the lobby changes
   // the family's most used button first: the chosen game against bots at once; then a game with whoever else asks,
@@ -97,7 +97,7 @@ function playNow(): HTMLElement {
   return h("section", { class: "panel", "aria-labelledby": "quick-title" }, title,
     h("label", { for: "quick-preset" }, t.game, preset),
     h("div", { class: "quick-way" }, bots, h("p", { class: "hint", id: "quick-bots-said" }, t.againstBotsSaid)),
-    h("div", { class: "quick-way" }, people, h("p", { class: "hint", id: "quick-people-said" }, t.withPeopleSaid)));
+    h("div", { class: "quick-way" }, people, h("p", { class: "hint", id: "quick-people-said" }, t.withPeopleSaid)), toFinishedGames());
 }
 
 /** A table of ``preset`` with the person seated and medium bots in the other seats: the game begins at once. */
@@ -199,7 +199,7 @@ function wonBy(g: GameSummary): string {
     if (side === g.winner) return team ? t.yourSideWonLine : t.youWonLine;
     return g.players.filter((_, i) => i % sides === side).length > 1 ? t.yourSideLostLine : t.youLostLine;
   }
-  return fill(team ? t.winnerTeam : t.winner, { name: won.map((n) => sp.name(n, g.players)).join(" + ") });
+  return fill(team ? t.winnerTeamLine : t.winnerLine, { name: won.map((n) => sp.name(n, g.players)).join(" + ") }); // in the line's small letters, as "you lost"
 }
 
 /** When a finished game ended, in the page's language (date and time). */
@@ -208,9 +208,21 @@ function endedAt(g: GameSummary): string {
   return Number.isNaN(at.getTime()) ? "" : ` · ${at.toLocaleString(lang, { dateStyle: "short", timeStyle: "short" })}`;
 }
 
+/** Ask for the finished games (the person's private ones by the tokens the page holds). */
+function listGames(): void { send("list_games", { limit: 20, tokens: Object.values(heldTokens()) }); }
+
+/** The way to the finished games from the lobby's top (they are listed at its foot, under the
+ * new table's form): asked for, if not yet, and brought into view. */
+function toFinishedGames(): HTMLElement {
+  return h("p", {}, button(t.toFinished, () => {
+    if (st.games === null) listGames();
+    document.getElementById("games-title")?.scrollIntoView({ block: "start" });
+  }, "quiet"));
+}
+
 function finishedGames(): HTMLElement {
   const list = st.games === null
-    ? h("p", {}, button(t.showGames, () => send("list_games", { limit: 20, tokens: Object.values(heldTokens()) }), "quiet"))
+    ? h("p", {}, button(t.showGames, listGames, "quiet"))
     : h("ul", { class: "tables", id: "games" }, ...(st.games.length ? st.games.map((g) => h("li", {},
       h("span", { class: "grow" }, `#${g.id} ${gameName(g.preset)}${endedAt(g)} · ${g.players.map((n) => sp.name(n, g.players)).join(", ")} · ${g.totals.join(" – ")}${g.reason === "abandoned" ? ` · ${t.abandoned}` : g.winner === null ? "" : ` · ${wonBy(g)}`}`),
       button(t.replay, () => send("get_record", { game: g.id, token: heldTokens()[g.id] ?? null }), "quiet"))) : [h("li", {}, t.noGames)]));

@@ -25,7 +25,9 @@ export function replayScreen(): void {
   const player = (i: number) => record.players[i]?.name;
   const seated = record.players.map((p) => p.name); // a server's bot named by its number among the game's bots
   const name = (i: number) => { const n = player(i); return n ? sp.name(n, seated) : fill(t.seat, { n: i + 1 }); };
-  const sideOf = (i: number) => record.players.filter((p) => p.side === i).map((p) => sp.name(p.name, seated)).join(" + ");
+  // a seat a bot took over when its person left, headed as live play headed it after: "Nonna (bot)"
+  const heading = (i: number) => (record.players[i]?.taken_over ? fill(t.botSeat, { name: name(i) }) : name(i));
+  const sideOf = (i: number) => record.players.filter((p) => p.side === i).map((p) => heading(p.seat)).join(" + ");
   const sides = b.piles.map((_, i) => sideOf(i));
   const go = (round: number, step: number) => { rp.round = round; rp.step = step; render(); };
   const controls = h("div", { class: "bar", id: "replay-controls" },
@@ -41,13 +43,13 @@ export function replayScreen(): void {
   const mine = record.players.find((p) => p.name === st.name)?.side;
   const seats = h("div", { class: "seats" }, ...record.players.map((p) => h("div", {
     class: `seat${!ended && rp.step < actions && b.turn === p.seat ? " turn" : ""}`, "data-seat": p.seat,
-  }, `${name(p.seat)} · ${fill(t.inHand, { n: b.hands[p.seat].length })}`)));
+  }, `${heading(p.seat)} · ${fill(t.inHand, { n: b.hands[p.seat].length })}`)));
   const last = b.plays[b.plays.length - 1];
   // each play as the live page listed it: a bot's for the seat's person named as the bot's, the server's when time ran out said so
   const said = (p: (typeof b.plays)[number]) => playWords(p.bot ? fill(t.botSeat, { name: name(p.seat) }) : name(p.seat), p.card, p.captured, b.scopas.has(p.card), p.timedOut);
   const plays = h("ul", { class: "chat", "aria-label": t.plays, tabindex: 0, "data-area": "plays" }, ...b.plays.map((p) => h("li", { class: b.scopas.has(p.card) ? "scopa" : "" }, said(p))));
-  const hands = record.players.map((p) => h("section", { class: "panel", "aria-label": fill(t.handOf, { name: name(p.seat) }) },
-    h("h3", {}, fill(t.handOf, { name: name(p.seat) })),
+  const hands = record.players.map((p) => h("section", { class: "panel", "aria-label": fill(t.handOf, { name: heading(p.seat) }) },
+    h("h3", {}, fill(t.handOf, { name: heading(p.seat) })),
     h("div", { class: "cards" }, ...b.hands[p.seat].map(cardFace))));
   const before = b.totals; // the round's end step: the panel's totals are the end box's (after the round)
   app.removeAttribute("data-mine");
@@ -61,7 +63,7 @@ export function replayScreen(): void {
     ended ? h("section", { class: "panel end", "aria-label": fill(t.roundEnd, { n: ended.round }) }, h("h2", {}, fill(t.roundEnd, { n: ended.round })),
       ...roundParts(sp, deck, sides, ended, before, record.rules)) : "", // as the live round's box: its primiera's cards, who took the cards left
     over ? h("section", { class: "panel end", id: "replay-end", "aria-labelledby": "replay-end-title" },
-      h("h2", { id: "replay-end-title" }, t.gameEnd), h("p", { class: "winner" }, gameEndLine(sp, { event: 0, ...over }, sideOf, mine)),
+      h("h2", { id: "replay-end-title" }, t.gameEnd), h("p", { class: "winner" }, gameEndLine(sp, { event: 0, ...over }, sideOf, mine, typeof rp.leaver === "number" ? name(rp.leaver) : undefined)),
       gameEndTotals(sp, { event: 0, ...over }, sideOf)) : "",
     seats, h("div", { class: "split" }, h("div", {},
       h("h2", {}, `${t.table} · ${t.stock} ${b.stock}`), h("div", { class: "cards", "aria-label": t.table, "data-area": "table" }, ...b.table.map(cardFace)),

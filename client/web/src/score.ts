@@ -7,6 +7,11 @@ import { h } from "./dom";
 
 type W = Speech["w"];
 
+/** The categories every table but Frac counts, in the order the game counts them at a round's
+ * end: the score panel and the round's box list them so, then the table's own (EXTRA). */
+const COUNTED = [["carte", "cards"], ["denari", "denari"], ["settebello", "settebello"], ["primiera", "primiera"], ["scope", "scope"]] as const;
+type Counted = (typeof COUNTED)[number][0];
+
 const EXTRA: [string, keyof W][] = [
   ["ponino", "catPonino"], ["napola", "catNapola"], ["sevens", "catSevens"], ["all_sevens", "catAllSevens"],
   ["trentino", "catTrentino"], ["re_bello", "catReBello"], ["honours", "catHonours"], ["piccola", "catPiccola"],
@@ -75,10 +80,11 @@ export interface Taken { rules?: Partial<WireRules> | null; captured?: string[][
 export function scorePanel(sp: Speech, names: string[], totals: number[], piles: PileInfo[], target?: number, taken: Taken = {}): HTMLElement {
   const w = sp.w;
   const each = (f: (p: PileInfo | undefined, i: number) => string) => names.map((_, i) => f(piles[i], i));
-  const basic = taken.rules?.frac ? [] : [ // Frac scores only aces and court cards (V12)
-    row(w.cards, each((p) => String(p?.cards ?? 0))), row(w.denari, each((p) => String(p?.denari ?? 0))),
-    row(w.primiera, each((p) => String(p?.primiera ?? 0))), row(w.scope, each((p) => String(p?.scope ?? 0))),
-    row(w.settebello, each((p) => (p?.settebello ? "✓" : "–")))];
+  const soFar: Record<Counted, (p: PileInfo | undefined) => string> = {
+    carte: (p) => String(p?.cards ?? 0), denari: (p) => String(p?.denari ?? 0), settebello: (p) => (p?.settebello ? "✓" : "–"),
+    primiera: (p) => String(p?.primiera ?? 0), scope: (p) => String(p?.scope ?? 0),
+  };
+  const basic = taken.rules?.frac ? [] : COUNTED.map(([cat, label]) => row(w[label], each(soFar[cat]))); // Frac scores only aces and court cards (V12)
   return h("section", { class: "panel", "aria-labelledby": "score-title" }, h("h2", { id: "score-title" }, w.score),
     sideTable(w, names, [
       row(target ? fill(w.gameTotal, { n: target }) : w.points, names.map((_, i) => String(totals[i] ?? 0)), "total"), // the game's points, and the target they play to
@@ -130,11 +136,12 @@ export function roundTable(sp: Speech, names: string[], r: RoundEnd, before: num
   });
   const rows: HTMLElement[] = [];
   if (!frac) {
-    rows.push(row(w.cards, cell("carte", (t, i) => String(t?.cards ?? r.cards[i] ?? 0))),
-      row(w.denari, cell("denari", (t) => String(t?.denari ?? 0))),
-      row(w.settebello, cell("settebello", (t) => (t?.settebello ? "✓" : "–"))),
-      row(w.primiera, cell("primiera", (t) => (t?.primiera ? String(t.primiera) : w.noSuit))),
-      row(w.scope, cell("scope", (t) => String(t?.scope ?? 0))));
+    const raw: Record<Counted, (t: SideTally | undefined, i: number) => string> = {
+      carte: (t, i) => String(t?.cards ?? r.cards[i] ?? 0), denari: (t) => String(t?.denari ?? 0),
+      settebello: (t) => (t?.settebello ? "✓" : "–"), primiera: (t) => (t?.primiera ? String(t.primiera) : w.noSuit),
+      scope: (t) => String(t?.scope ?? 0),
+    };
+    rows.push(...COUNTED.map(([cat, label]) => row(w[label], cell(cat, raw[cat]))));
   }
   for (const [cat, label] of EXTRA) {
     if (r.breakdown.some((b) => cat in b)) rows.push(row(w[label] as string, cell(cat, () => "")));

@@ -55,7 +55,7 @@ export const st = {
   deadline: 0, // when the turn's time runs out (Date.now() scale; 0: no clock)
   totalsBefore: [] as number[], // the game's totals when the round began
   games: null as GameSummary[] | null, // the server's finished games, once asked for
-  replay: null as { record: GameRecord; round: number; step: number } | null, // a finished game shown again
+  replay: null as { record: GameRecord; round: number; step: number; leaver?: number | null } | null, // a finished game shown again (leaver: the seat whose person left an abandoned one, as its end or the list of games said)
   quick: null as { preset: string; others: number } | null, // waiting for a quick game (PROTOCOL.md §16)
   tournaments: null as Map<string, TournamentInfo> | null, // the server's tournaments, once asked for
   standings: new Map<string, TournamentStandings>(), // each tournament's last standings seen
@@ -193,3 +193,9 @@ export function mySide(): number | undefined {
 
 /** What a person does next in the lobby: the news of the game they left is old from then on. */
 export const NEXT_STEPS = new Set(["quick_play", "create_table", "join_table", "watch_table", "tournament_join", "tournament_create", "list_games", "get_record"]);
+
+/** Whose leaving ended the game ``game`` (a seat), as the page was told: its end, when the
+ * page is at its table; else its line in the finished games. The record does not say it. */
+export function leaverOf(game: string): number | null | undefined {
+  return st.tableId && st.gameEnd ? st.gameEnd.leaver : st.games?.find((g) => g.id === game)?.leaver;
+}

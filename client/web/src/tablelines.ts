@@ -93,10 +93,9 @@ export function standInLines(only?: number): HTMLElement | string {
  * news (the server played for them), the latest play's news (a scopa, a time-out). */
 function news(): [string, () => HTMLElement | string][] {
   const said: [string, () => HTMLElement | string][] = [];
-  if (!st.gameEnd) {
-    for (const [seat] of st.away) if (seat !== st.seat) said.push([`away:${seat}`, () => awayLines(seat)]);
-    for (const [seat, from] of st.takeovers) if (!from.until) said.push([`bot:${seat}:${from.why ?? ""}`, () => standInLines(seat)]);
-  }
+  if (st.gameEnd) return said; // the game's end: its result is the news, not a play of before or who is away
+  for (const [seat] of st.away) if (seat !== st.seat) said.push([`away:${seat}`, () => awayLines(seat)]);
+  for (const [seat, from] of st.takeovers) if (!from.until) said.push([`bot:${seat}:${from.why ?? ""}`, () => standInLines(seat)]);
   if (st.timedOut) said.push([`mine:${st.timedOut}`, () => h("p", { class: "scopa", role: "alert" }, st.timedOut)]);
   if (st.flash) said.push([`flash:${st.flash}`, () => h("p", { class: "scopa", role: "alert" }, st.flash)]);
   return said;

@@ -139,7 +139,7 @@ async def test_two_people_and_two_bots_at_scopone_by_the_form(site: Site, browse
     nonna = await in_lobby(browser, site, "nonna")
     await nonna.select_option("#preset", "scopone")
     assert await nonna.locator("#people option").all_text_contents() == [
-        "4: nessun bot", "3 e 1 bot", "2 e 2 bot", "solo tu e 3 bot"]
+        "4: tutti i posti", "3 e 1 bot", "2 e 2 bot", "solo tu e 3 bot"]
     await nonna.select_option("#people", "2")
     assert await nonna.locator("#bots").input_value() == "medium"  # bots chosen for the other seats
     await nonna.locator("form:has(#preset) button[type=submit]").tap()

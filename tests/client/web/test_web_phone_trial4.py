@@ -139,7 +139,7 @@ async def test_the_score_panel_has_the_tables_own_categories(site: Site, browser
     await page.locator("form:has(#preset) button[type=submit]").tap()
     await page.wait_for_selector(MINE, timeout=WAIT)
     rows = await page.locator("#score-title + table tbody th").all_text_contents()
-    assert rows == ["Partita (a 11)", "Carte", "Denari", "Primiera", "Scope", "Settebello", "Napola", "Re bello"], rows
+    assert rows == ["Partita (a 11)", "Carte", "Denari", "Settebello", "Primiera", "Scope", "Napola", "Re bello"], rows
     cells = await page.locator("#score-title + table tbody tr", has_text="Re bello").locator("td").all_text_contents()
     assert cells == ["–", "–"] or "✓" in cells, cells
 
