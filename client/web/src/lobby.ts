@@ -48,7 +48,7 @@ export function lobbyScreen(): void {
   lobby.section.setAttribute("aria-labelledby", "lobby-title");
   place(lobby.section, [h("h2", { id: "lobby-title" }, t.lobby), lobby.list]);
   const focused = document.activeElement?.id;
-  place(lobby.left, [playNow(), tournamentsPanel(), lobby.section, createForm(), finishedGames()]);
+  place(lobby.left, [playNow(), toFinishedGames(), tournamentsPanel(), lobby.section, createForm(), finishedGames()]);
   place(lobby.split, [lobby.left, chatBox(st.lobbyChat, () => "lobby", "lobby-chat")]);
   place(app, [header(), statusLine(), fullBox(), goneBox(), noTableNote(), lobby.split, settings()]);
   if (focused) document.getElementById(focused)?.focus();
@@ -85,7 +85,7 @@ function playNow(): HTMLElement {
     const quick = st.quick;
     return h("section", { class: "panel", "aria-labelledby": "quick-title" }, title,
       h("p", { role: "status" }, quickWords(quick)),
-      button(t.leaveQueue, () => { st.quick = null; send("quick_leave", {}); render(); }, "quiet"), toFinishedGames());
+      button(t.leaveQueue, () => { st.quick = null; send("quick_leave", {}); render(); }, "quiet"));
   }
   const preset = quickPreset ??= h("select", { id: "quick-preset" }, ...PRESETS.map((p) => h("option", { value: p }, gameName(p)))); // a game chosen stays chosen as the lobby changes
   // the family's most used button first: the chosen game against bots at once; then a game with whoever else asks,
@@ -97,7 +97,7 @@ function playNow(): HTMLElement {
   return h("section", { class: "panel", "aria-labelledby": "quick-title" }, title,
     h("label", { for: "quick-preset" }, t.game, preset),
     h("div", { class: "quick-way" }, bots, h("p", { class: "hint", id: "quick-bots-said" }, t.againstBotsSaid)),
-    h("div", { class: "quick-way" }, people, h("p", { class: "hint", id: "quick-people-said" }, t.withPeopleSaid)), toFinishedGames());
+    h("div", { class: "quick-way" }, people, h("p", { class: "hint", id: "quick-people-said" }, t.withPeopleSaid)));
 }
 
 /** A table of ``preset`` with the person seated and medium bots in the other seats: the game begins at once. */
@@ -214,7 +214,7 @@ function listGames(): void { send("list_games", { limit: 20, tokens: Object.valu
 /** The way to the finished games from the lobby's top (they are listed at its foot, under the
  * new table's form): asked for, if not yet, and brought into view. */
 function toFinishedGames(): HTMLElement {
-  return h("p", {}, button(t.toFinished, () => {
+  return h("p", { class: "bar", id: "to-finished" }, button(t.toFinished, () => {
     if (st.games === null) listGames();
     document.getElementById("games-title")?.scrollIntoView({ block: "start" });
   }, "quiet"));

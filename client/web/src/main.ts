@@ -339,7 +339,6 @@ function handle(f: Frame): void {
       // the plays before: the person's; why (away too long, or left) is said once, in the seat's lasting line (tablelines.ts)
       if (st.view) st.takeovers.set(b.seat, { round: st.view.round, plays: st.view.round_plays?.length ?? 0, why: st.away.has(b.seat) ? "away" : "left" });
       st.away.delete(b.seat);
-      if (st.seat === null) st.flash = ""; // a spectator's notice of a play: older than the seat's person leaving
       break;
     }
     default: return;
@@ -350,6 +349,7 @@ function handle(f: Frame): void {
 let timedOutNote = ""; // the time-out the person's notice tells of
 let catchingUp = false; // the seat is back (resumed): the events it missed come, up to its turn
 let awayPlays: string[] = []; // the cards the server played for the person meanwhile, their time run out
+let flashOf: number | null = null; // the seat whose play the flash tells of (a spectator's stays up until that seat plays again)
 function played(b: Body): void {
   const v = st.view;
   if (!v) return;
@@ -370,9 +370,9 @@ function played(b: Body): void {
     const card = cardName(b.card, deck);
     if (b.seat === st.seat && catchingUp) { awayPlays.push(card); st.timedOut = fill(t.timedOutAway, { cards: awayPlays.join(", ") }); timedOutNote = ""; } // not old news at the turn that follows
     else if (b.seat === st.seat) st.timedOut = timedOutNote = fill(t.timedOutYou, { card });
-    else st.flash = fill(t.timedOutOf, { card, name: seatName(b.seat) });
-  } else if (b.scopa) st.flash = b.seat === st.seat ? t.scopaYou : fill(t.scopaOf, { name: seatName(b.seat) }); // a player's news stays up until they play
-  else if (b.seat === st.seat || st.seat === null) st.flash = ""; // a spectator's, until the next play: a play after it is newer news
+    else { st.flash = fill(t.timedOutOf, { card, name: seatName(b.seat) }); flashOf = b.seat; }
+  } else if (b.scopa) { st.flash = b.seat === st.seat ? t.scopaYou : fill(t.scopaOf, { name: seatName(b.seat) }); flashOf = b.seat; } // a player's news stays up until they play
+  else if (b.seat === st.seat || (st.seat === null && (flashOf === null || flashOf === b.seat))) { st.flash = ""; flashOf = null; }
   if (v.hand_sizes?.every((n) => n === 0) && v.stock > 0 && !v.hand) redeal(v); // a spectator's count
 }
 

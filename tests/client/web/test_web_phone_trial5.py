@@ -1,7 +1,7 @@
 """A new user on an Italian phone (390×844, touch, it-IT), as tests/client/web/test_web_client.py
 drives the page: the replay of a game someone left names who left, and heads the seat a bot
-took over as live play did ("bea (bot)"); a watcher's notice of a play gives way to the plays
-after it and is gone from the game's end; the score panel and the round's box list the
+took over as live play did ("bea (bot)"); a watcher's notice of a play is gone from the
+game's end; the score panel and the round's box list the
 categories in one order; the finished games are one tap from the lobby's top, their lines in
 one style; the new table's form says once that a table waits for people."""
 
@@ -70,33 +70,32 @@ async def test_the_replay_of_a_game_left_names_who_left_and_the_bots_seat(journa
         await c.close()
 
 
-async def test_a_watchers_notice_of_a_play_gives_way_and_is_not_on_the_end(browser: Browser) -> None:
-    """PROTOCOL.md §7 Turn clock: zia watches ana and bea; the first to play lets the time run
-    out and the server plays for them: zia is told. The other plays then: that notice is old
-    news and goes. Its time runs out again (told again), and the other leaves: the game ends, and
-    zia's end screen has no notice of a play."""
+async def watched_till_a_time_out(browser: Browser, site: Site, clock: FakeClock, **create: object) -> tuple[Page, WireClient, WireClient]:
+    """zia watches ana and bea (``create``: more of the table's create_table); the first to play
+    lets the time run out and the server plays for them: zia is told. Her page, who was late
+    and the other."""
+    ana, bea = await two_at_a_table(site, turn_timeout=30, **create)
+    dealer = (await ana.recv_until("round_start")).body.dealer
+    late, other = (ana, bea) if (dealer + 1) % 2 == ana.seat else (bea, ana)
+    zia = await open_italian(browser, site, "zia")
+    await zia.locator(".tables li", has_text=f"#{ana.table} ").get_by_role("button", name="Guarda").tap()
+    await zia.wait_for_selector("[data-area=table] .card", timeout=WAIT)
+    clock.advance(46)  # the first turn of the round: 30 s and 15 s to look at the cards
+    await expect(zia.get_by_role("alert").filter(has_text="è scaduto")).to_have_text(
+        re.compile(r"Il tempo di (ana|bea) è scaduto: il server ha giocato .+ al suo posto\."), timeout=WAIT)
+    return zia, late, other
+
+
+async def test_a_watchers_end_screen_has_no_notice_of_a_play(browser: Browser) -> None:
+    """PROTOCOL.md §7 Turn clock, game_end: zia is told of the time that ran out; the other
+    player leaves, the game ends: zia's end screen has no notice of a play."""
     clock = FakeClock()
     async with served(clock=clock) as s:
-        ana, bea = await two_at_a_table(s, turn_timeout=30, bot_takeover=False)
-        dealer = (await ana.recv_until("round_start")).body.dealer
-        late, other = (ana, bea) if (dealer + 1) % 2 == ana.seat else (bea, ana)
-        zia = await open_italian(browser, s, "zia")
-        await zia.locator(".tables li", has_text=f"#{ana.table} ").get_by_role("button", name="Guarda").tap()
-        await zia.wait_for_selector("[data-area=table] .card", timeout=WAIT)
-        clock.advance(46)  # the first turn of the round: 30 s and 15 s to look at the cards
-        told = zia.get_by_role("alert").filter(has_text="è scaduto")
-        await expect(told).to_have_text(re.compile(r"Il tempo di (ana|bea) è scaduto: il server ha giocato .+ al suo posto\."), timeout=WAIT)
-        turn = (await other.recv_until("your_turn")).body
-        move = turn.legal[0]
-        other.send(wire.PlayCard(card=move.card, capture=move.capture), recipient=f"table:{other.table}")
-        await zia.locator("[data-area=plays] li").nth(1).wait_for(timeout=WAIT)
-        await expect(told).to_have_count(0)
-        clock.advance(31)  # its time runs out again (30 s: not its first move of the round)
-        await expect(told).to_have_count(1, timeout=WAIT)
+        zia, late, other = await watched_till_a_time_out(browser, s, clock, bot_takeover=False)
         other.send(wire.LeaveTable(table=other.table))
         await zia.locator("#game-end .winner").wait_for(timeout=WAIT)
-        assert "è scaduto" not in await zia.locator("body").inner_text()  # its plays say "tempo scaduto", no notice says it again
-        for c in (ana, bea):
+        assert "è scaduto" not in await zia.locator("body").inner_text()  # its play says "tempo scaduto", no notice says it again
+        for c in (late, other):
             await c.close()
 
 
