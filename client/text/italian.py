@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from importlib.resources import files
 
-from .clubwords import ARCHIVE_ITALIAN, CLUB_ITALIAN, CONNECTION_ITALIAN, OPERATOR_ITALIAN, TUI_ITALIAN
+from .clubwords import ARCHIVE_ITALIAN, CLUB_ITALIAN, CONNECTION_ITALIAN, LOBBY_ITALIAN, OPERATOR_ITALIAN, TUI_ITALIAN
 
 ITALIAN: dict[str, str] = {
     # the board
@@ -492,6 +492,6 @@ ITALIAN: dict[str, str] = {
     **CLUB_ITALIAN,
     **CONNECTION_ITALIAN,
     **OPERATOR_ITALIAN,
-    **ARCHIVE_ITALIAN, **TUI_ITALIAN,
+    **ARCHIVE_ITALIAN, **TUI_ITALIAN, **LOBBY_ITALIAN,
     **json.loads(files("scopa.client.text").joinpath("help_it.json").read_text(encoding="utf-8")),  # the command's help
 }

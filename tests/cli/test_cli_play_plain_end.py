@@ -21,7 +21,7 @@ def test_a_game_left_is_said_over_once_and_the_commands_have_no_brackets(server:
         assert "p gioca subito" in legend and "p scopone, b scopone: per un altro gioco" in legend, legend
         assert "[GIOCO]" not in legend and "GIOCO" not in legend, legend
         child.sendline("c")
-        for _ in range(5):
+        for _ in range(7):
             child.expect(r"\]: ")
             child.sendline("")
         child.expect("Bot per")
