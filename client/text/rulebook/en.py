@@ -258,6 +258,9 @@ def options_text() -> str:
         note = OPTION_NOTES.get(name)
         if note:
             lines.extend("    " + ln.strip() for ln in note.splitlines())
+    lines += ["", "The table's own settings are not options of the rules: a turn timer (turn_timeout, up to the server's) "
+              "and a private table (not listed, joined with its invite) are asked by the form that opens a table "
+              "(c in scopa play's lobby, or the full-screen one)."]
     return "\n".join(lines) + "\n"
 
 

@@ -284,6 +284,9 @@ def options_text(option_values: dict[str, str]) -> str:
         note = OPTION_NOTES.get(name)
         if note:
             lines.extend("    " + ln.strip() for ln in note.splitlines())
+    lines += ["", "Le impostazioni del tavolo non sono opzioni delle regole: il tempo per mossa (turn_timeout, al più "
+              "quello del server) e il tavolo privato (non elencato, ci si siede con il suo invito) li chiede il modulo "
+              "che apre un tavolo (c nella sala di scopa play, semplice o a schermo intero)."]
     return "\n".join(lines) + "\n"
 
 
