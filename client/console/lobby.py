@@ -43,7 +43,8 @@ def menu() -> Flow:
     terminal: a line breaks between two commands, never inside one."""
     pairs = (("p", tr("play now")), ("c", tr("create a table")), ("j ID", tr("join a table")),
              ("w ID", tr("watch a table")), ("t", tr("tournaments")), ("b", tr("leaderboard")),
-             ("r", tr("refresh")), ("q", tr("quit")), ("p scopone, b scopone:", tr("for another game")))
+             ("r", tr("refresh")), ("q", tr("quit")),
+             ("p scopone:", tr("play scopone now")), ("b scopone:", tr("scopone's leaderboard")))
     return Flow([Text.assemble((key, "bold"), " " + words) for key, words in pairs], " · ")
 
 

@@ -203,7 +203,8 @@ ITALIAN: dict[str, str] = {
     "free": "libero",
     "{name} (away)": "{name} (assente)",
     "play now": "gioca subito",
-    "for another game": "per un altro gioco",
+    "play scopone now": "gioca subito a scopone",
+    "scopone's leaderboard": "la classifica dello scopone",
     "Tournament {tournament}: you sit at table {table}, seat {seat}.":
         "Torneo {tournament}: sei al tavolo {table}, posto {seat}.",
     "p: play now · c: create a table · Enter or j: join the selected table · w: watch it · ?: rules":
