@@ -21,7 +21,7 @@ from scopa.protocol import Command, ErrorCode, TableInfo, TableState
 from scopa.protocol import commands as wire
 from scopa.protocol.convert import rules_from_wire
 
-from ..game import GameResult, SeatCameBack, SeatNotice, SeatTakenByBot, SeatWentAway
+from ..game import seconds_text, GameResult, SeatCameBack, SeatNotice, SeatTakenByBot, SeatWentAway
 from ..text import Flow, tr, notice_line, rules_line, word_text, leaderboard_lines
 from ..text import error_text, leave_question, no_table_text, refusal_text, render_standings
 from ..text import Invite, seated_name, invite_string
@@ -51,7 +51,8 @@ def menu() -> Flow:
 
 
 def render_tables(tables: Sequence[TableInfo]) -> Table | Text:
-    """The lobby's tables: id, rules, who sits where, state."""
+    """The lobby's tables: id, rules (with the turn timer, and "private" at a private table
+    its players see), who sits where, state."""
     if not tables:
         return Text(tr("No tables yet: create one with c."), style="dim")
     t = Table(title=tr("Tables"), expand=False)
@@ -65,7 +66,9 @@ def render_tables(tables: Sequence[TableInfo]) -> Table | Text:
         style = {TableState.WAITING: "green", TableState.PLAYING: "yellow"}.get(info.state, "dim")
         away = tr("(1 away)") if len(info.away) == 1 else tr("({n} away)", n=len(info.away))
         state = word_text(info.state.value) + (" " + away if info.away else "")
-        t.add_row(info.id, rules_line(rules_from_wire(info.rules)), seats, Text(state, style=style),
+        clock = " · ⏱ " + seconds_text(round(info.turn_timeout)) if info.turn_timeout else ""  # the table's turn clock
+        private = " · " + tr("private") if info.private else ""
+        t.add_row(info.id, rules_line(rules_from_wire(info.rules)) + clock + private, seats, Text(state, style=style),
                   str(info.spectators))
     return t
 

@@ -387,6 +387,7 @@ LOBBY_ITALIAN: dict[str, str] = {
     "e.g. {times}": "per esempio {times}",
     "none: no timer at all": "nessuno: senza tempo",
     "or open in a browser:": "oppure aprono nel browser:",
+    "private": "privato",
     "{low} to {high}": "da {low} a {high}",
     "{name} is not a rule of the game: whether the table is private and its turn timer are the next questions":
         "{name} non è una regola del gioco: tavolo privato e tempo per mossa sono le prossime domande",
