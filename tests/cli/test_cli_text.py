@@ -97,3 +97,15 @@ def test_scopa_options_says_where_the_turn_timer_and_a_private_table_are_set() -
                               cwd=str(ROOT), env=dict(os.environ, LANG=lang, LC_ALL=lang), timeout=60)
         said = " ".join(done.stdout.split())
         assert done.returncode == 0 and all(w in said for w in words), said[-600:]
+
+
+def test_scopone_rules_do_not_say_three_cards_each_after_nine() -> None:
+    """`scopa rules scopone` says nine cards each, all at once; the basics after it say
+    the basic game deals three and that scopone deals otherwise, not flatly "three each"."""
+    for lang, flat, basic in (("en_GB.UTF-8", "Each player gets three cards", "In the basic game each player gets"),
+                              ("it_IT.UTF-8", "Ognuno riceve tre carte", "Nel gioco di base ognuno riceve tre carte")):
+        done = subprocess.run([sys.executable, "-m", "scopa.cli", "rules", "scopone"], capture_output=True, text=True,
+                              stdin=subprocess.DEVNULL, cwd=str(ROOT), env=dict(os.environ, LANG=lang, LC_ALL=lang),
+                              timeout=60)
+        said = " ".join(done.stdout.split())
+        assert done.returncode == 0 and flat not in said and basic in said and "scopone" in said.split(basic)[1][:200]

@@ -51,8 +51,10 @@ and pool their captures. A four-player table may also be set to "each alone".
 
 ## The deal
 
-The first dealer is drawn at random and the deal passes one seat on each round. Each
-player gets three cards and four are laid face up on the table. If three or four kings
+The first dealer is drawn at random and the deal passes one seat on each round. In the
+basic game each player gets three cards and four are laid face up on the table (a game
+that deals otherwise says so in its own description: scopone deals nine each, all at
+once, and never again). If three or four kings
 show on the table, the deal is void and the same dealer shuffles and deals again. When
 everyone has played their three cards, three more each are dealt (none to the table)
 until the stock runs out. The player after the dealer plays first; the dealer plays
