@@ -495,4 +495,5 @@ ITALIAN: dict[str, str] = {
     **OPERATOR_ITALIAN,
     **ARCHIVE_ITALIAN, **TUI_ITALIAN, **LOBBY_ITALIAN,
     **json.loads(files("scopa.client.text").joinpath("help_it.json").read_text(encoding="utf-8")),  # the command's help
+    **json.loads(files("scopa.client.text").joinpath("operator_it.json").read_text(encoding="utf-8")),  # scopa admin
 }

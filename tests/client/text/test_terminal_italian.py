@@ -32,7 +32,7 @@ TERMINAL = [*sorted((ROOT / "client" / "tui").rglob("*.py")), ROOT / "client" / 
             ROOT / "cli" / "tls.py", ROOT / "cli" / "web.py", ROOT / "cli" / "loops.py",
             ROOT / "client" / "console" / "prompt.py", ROOT / "client" / "console" / "seatfile.py",
             ROOT / "client" / "console" / "news.py", ROOT / "client" / "console" / "watching.py",
-            ROOT / "client" / "console" / "tableform.py", ROOT / "client" / "text" / "options.py"]
+            ROOT / "client" / "console" / "tableform.py", ROOT / "client" / "text" / "options.py", ROOT / "cli" / "admin.py"]
 """The Textual client, the plain one (its lobby, board, moves and events) and what
 ``scopa serve`` tells its operator."""
 SHOWN_BY = {"Text", "Static", "Label", "Button", "Tick", "say", "tell", "Binding", "add_columns", "Input",
