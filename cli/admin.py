@@ -23,6 +23,7 @@ from scopa.client.net import CertificateRefused, open_stream
 from scopa.protocol.servers import ServerAddress, parse_server_address
 from scopa.protocol import DEFAULT_PORT, Connection, ConnectionRole, Message
 from scopa.protocol import commands as wire
+from scopa.client.text import error_text, tr, word_text
 
 TIMEOUT = 10.0
 
@@ -121,14 +122,14 @@ def run_admin(args: argparse.Namespace, console: Console) -> int:
         return 2
     op = _OPS[args.op][0]
     if op in (wire.AdminOp.CLOSE_TABLE, wire.AdminOp.KICK) and not args.arg:
-        console.print(f"[red]{args.op} needs an argument[/red]")
+        console.print(f"[red]{escape(tr('{op} needs an argument', op=args.op))}[/red]")
         return 2
     host, port = where.host, where.port
     path = (args.token_file or default_token_file()).replace("{port}", str(port))
     try:
         token = Path(path).read_text().strip()
     except OSError as exc:
-        console.print(f"[red]cannot read the operator token {path}: {exc.strerror or exc}[/red]")
+        console.print(f"[red]{escape(tr('cannot read the operator token {path}: {why}', path=path, why=exc.strerror or exc))}[/red]")
         return 1
     try:
         reply = asyncio.run(admin_request(host, port, token, op, args.arg, tls=where.tls))
@@ -136,10 +137,10 @@ def run_admin(args: argparse.Namespace, console: Console) -> int:
         console.print(f"[red]{escape(str(exc))}[/red]", soft_wrap=True, emoji=False)
         return 1
     except (OSError, ConnectionError, TimeoutError) as exc:
-        console.print(f"[red]cannot reach {host}:{port}: {exc}[/red]")
+        console.print(f"[red]{escape(tr('cannot reach {host}:{port}: {why}', host=host, port=port, why=exc))}[/red]")
         return 1
     if isinstance(reply, wire.Error):
-        console.print(f"[red]The server refused: {reply.message}[/red] ({reply.code.value})")
+        console.print(f"[red]{escape(tr('The server refused: {message}', message=error_text(reply.code, reply.message)))}[/red] ({reply.code.value})")
         return 1
     _show(reply, console)
     return 0
@@ -153,7 +154,7 @@ def run_journal_admin(args: argparse.Namespace, console: Console) -> int:
     from scopa.server.journal.upkeep import damaged, export, import_into, migrate
 
     if not args.db:
-        console.print(f"[red]{args.op} needs --db (an SQLite file or a postgresql:// URL)[/red]")
+        console.print(f"[red]{escape(tr('{op} needs --db (an SQLite file or a postgresql:// URL)', op=args.op))}[/red]")
         return 2
     errors = Console(stderr=True)
     try:
@@ -164,21 +165,24 @@ def run_journal_admin(args: argparse.Namespace, console: Console) -> int:
         if args.op == "damaged":
             found = damaged(args.db)
             for table_id, reason in found:
-                console.print(f"table {table_id}: {reason}", soft_wrap=True, markup=False, highlight=False)
+                console.print(tr("table {table}: {reason}", table=table_id, reason=reason), soft_wrap=True, markup=False,
+                              highlight=False)
             if not found:
-                console.print("no damaged tables")
+                console.print(tr("no damaged tables"))
             return 0
         if args.op == "import":
             done = import_into(args.db, sys.stdin)
             for skipped in done.skipped:
-                errors.print(f"skipped: {skipped}", soft_wrap=True, markup=False)
-            errors.print(f"imported {done.games} games, {done.ratings} ratings, {done.accounts} accounts")
+                errors.print(tr("skipped: {what}", what=skipped), soft_wrap=True, markup=False)
+            errors.print(tr("imported {games} games, {ratings} ratings, {accounts} accounts", games=done.games,
+                            ratings=done.ratings, accounts=done.accounts))
             return 1 if done.skipped else 0
         applied = migrate(args.db)
     except StorageError as exc:
-        errors.print(f"[red]cannot {args.op} {args.db}: {exc}[/red]", soft_wrap=True)
+        errors.print(f"[red]{escape(tr('cannot {op} {db}: {why}', op=args.op, db=args.db, why=exc))}[/red]", soft_wrap=True)
         return 1
-    console.print("applied: " + ", ".join(applied) if applied else "the journal is up to date", soft_wrap=True)
+    console.print(tr("applied: {names}", names=", ".join(applied)) if applied else tr("the journal is up to date"),
+                  soft_wrap=True)
     return 0
 
 
@@ -225,20 +229,23 @@ def _show(reply: wire.AdminReply, console: Console) -> None:
     if reply.message:
         console.print(reply.message)
     if reply.op is wire.AdminOp.CONNECTIONS:
-        t = RichTable("id", "name", "peer", "table", "watching", "queued bytes", title=f"{reply.total} connections")
+        t = RichTable(*(tr(c) for c in ("id", "name", "peer", "table", "watching", "queued bytes")),
+                      title=tr("{n} connections", n=reply.total) if reply.total != 1 else tr("1 connection"))
         for c in reply.connections:
             t.add_row(str(c.id), c.name or "-", c.peer, c.table or "-", c.watching or "-", str(c.queued_bytes))
         console.print(t)
     elif reply.op is wire.AdminOp.TABLES:
-        t = RichTable("id", "state", "seats", "private", "spectators", "rules", title=f"{reply.total} tables")
+        t = RichTable(*(tr(c) for c in ("id", "state", "seats", "private", "spectators", "rules")),
+                      title=tr("{n} tables", n=reply.total) if reply.total != 1 else tr("1 table"))
         for info in reply.tables:
-            t.add_row(info.id, info.state.value, ", ".join(s or "-" for s in info.seats), "yes" if info.private else "",
+            t.add_row(info.id, word_text(info.state.value), ", ".join(s or "-" for s in info.seats),
+                      tr("yes") if info.private else "",
                       str(info.spectators), info.description)
         console.print(t)
         if reply.next:
-            console.print(f"more: scopa admin tables {reply.next}")
+            console.print(tr("more: scopa admin tables {next}", next=reply.next))
     elif reply.op is wire.AdminOp.DAMAGED:
         if not reply.damaged:
-            console.print("no damaged tables")
+            console.print(tr("no damaged tables"))
         for d in reply.damaged:
-            console.print(f"table {d.id}: {d.reason}")
+            console.print(tr("table {table}: {reason}", table=d.id, reason=d.reason))

@@ -16,42 +16,43 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
-from scopa.engine import Player, Preset, RuleSet, RuleSetError
+from scopa.engine import Player, Preset, RuleSet
 from scopa.protocol import Command, ErrorCode, TableInfo, TableState
 from scopa.protocol import commands as wire
 from scopa.protocol.convert import rules_from_wire
 
-from scopa.bots import LEVELS, STRATEGIES
-from ..game import GameResult, SeatCameBack, SeatNotice, SeatTakenByBot, SeatWentAway
-from ..text import Flow, tr, coerce, notice_line, rules_line, word_text, leaderboard_lines, catalog_value
-from ..text import level_named, level_text
-from ..text import error_text, leave_question, no_table_text, refusal_text, render_standings, rules_problem_text
-from ..text import seated_name
-from ..net import LinkEvent, LinkStatus, ClientSession, ConnectionLost, ServerRefused
+from ..game import seconds_text, GameResult, SeatCameBack, SeatNotice, SeatTakenByBot, SeatWentAway
+from ..text import Flow, tr, notice_line, rules_line, word_text, leaderboard_lines
+from ..text import error_text, leave_question, no_table_text, refusal_text, render_standings
+from ..text import Invite, seated_name, invite_string
+from ..net import LinkEvent, LinkStatus, ClientSession, ConnectionLost, ServerRefused, share_host
 from .human import TerminalPlayer
 from .tablewords import Leaving
 from .club import tournament_command
 from .prompt import InputFn, LineReader
-from .lobbynews import LobbyNews
 from .seatfile import SeatKeeper, said_before
-from .tablenews import TableNews
+from .news import LobbyNews, TableNews
 from .watching import describe, watch_table
+from .tableform import TableForm, levels_listed, parse_bots, parse_options
 
-__all__ = ["Lobby", "menu", "describe", "levels_listed", "parse_bots", "parse_options", "render_tables", "watch_table"]
+__all__ = ["Lobby", "menu", "describe", "invite_lines", "levels_listed", "parse_bots", "parse_options", "render_tables",
+           "watch_table"]
 
 def menu() -> Flow:
     """The lobby's commands, each a key and what it does, in lines as wide as the
     terminal: a line breaks between two commands, never inside one."""
     pairs = (("p", tr("play now")), ("c", tr("create a table")), ("j ID", tr("join a table")),
              ("w ID", tr("watch a table")), ("t", tr("tournaments")), ("b", tr("leaderboard")),
-             ("r", tr("refresh")), ("q", tr("quit")), ("p scopone, b scopone:", tr("for another game")))
+             ("r", tr("refresh")), ("q", tr("quit")),
+             ("p scopone:", tr("play scopone now")), ("b scopone:", tr("scopone's leaderboard")))
     return Flow([Text.assemble((key, "bold"), " " + words) for key, words in pairs], " · ")
 
 
 
 
 def render_tables(tables: Sequence[TableInfo]) -> Table | Text:
-    """The lobby's tables: id, rules, who sits where, state."""
+    """The lobby's tables: id, rules (with the turn timer, and "private" at a private table
+    its players see), who sits where, state."""
     if not tables:
         return Text(tr("No tables yet: create one with c."), style="dim")
     t = Table(title=tr("Tables"), expand=False)
@@ -65,46 +66,26 @@ def render_tables(tables: Sequence[TableInfo]) -> Table | Text:
         style = {TableState.WAITING: "green", TableState.PLAYING: "yellow"}.get(info.state, "dim")
         away = tr("(1 away)") if len(info.away) == 1 else tr("({n} away)", n=len(info.away))
         state = word_text(info.state.value) + (" " + away if info.away else "")
-        t.add_row(info.id, rules_line(rules_from_wire(info.rules)), seats, Text(state, style=style),
+        clock = " · ⏱ " + seconds_text(round(info.turn_timeout)) if info.turn_timeout else ""  # the table's turn clock
+        private = " · " + tr("private") if info.private else ""
+        t.add_row(info.id, rules_line(rules_from_wire(info.rules)) + clock + private, seats, Text(state, style=style),
                   str(info.spectators))
     return t
 
 
-def levels_listed() -> str:
-    """The bot levels a person chooses from, in the terminal's language ("easy, medium, hard")."""
-    return ", ".join(level_text(level) for level in LEVELS)
-
-
-def parse_bots(text: str, empty_seats: int) -> list[str] | str:
-    """``medium`` fills every empty seat; ``easy,hard`` one bot per name; a hint if bad.
-    A level is typed in the terminal's language or in English (any built-in bot by its
-    own name too)."""
-    names = [n.strip().lower() for n in text.replace(" ", ",").split(",") if n.strip()]
-    if names in (["none"], ["no"], ["0"]):
-        return []
-    names = [level_named(n) or n for n in names]
-    bad = [n for n in names if n not in STRATEGIES]
-    if bad:
-        return tr("{name} is not a bot; choose from: {bots} (or leave it blank)", name=repr(bad[0]),
-                  bots=levels_listed())
-    if len(names) == 1:
-        return names * empty_seats
-    if len(names) > empty_seats:
-        if empty_seats == 1:
-            return tr("only 1 seat to fill, {n} bots named", n=len(names))
-        return tr("only {seats} seats to fill, {n} bots named", seats=empty_seats, n=len(names))
-    return names
-
-
-def parse_options(text: str) -> dict[str, object] | str:
-    """``re_bello=true napola=on`` → options; a hint if a word is not NAME=VALUE."""
-    options: dict[str, object] = {}
-    for item in text.replace(",", " ").split():
-        if "=" not in item:
-            return tr("options are NAME=VALUE, e.g. re_bello=true; {item} is not", item=repr(item))
-        key, value = item.split("=", 1)
-        options[key.strip().replace("-", "_")] = coerce(value.strip())
-    return options
+def invite_lines(session: ClientSession, invite: str) -> Text:
+    """A private table's invite, as the person who opened it passes it on: the string, the
+    command a friend at a terminal runs, the link for a browser (a server with a web page)."""
+    host, local_only = share_host(session.host, session.lan_hosts)
+    where = Invite(host, session.port, invite, session.web_port, session.tls, local_only)
+    said = Text.assemble(tr("A private table: pass on its invite,") + " ", (invite, "bold"), "\n",
+                         tr("Your friends run:") + " ", (where.command, "bold"))
+    if where.link is not None and not local_only:
+        said.append_text(Text.assemble("\n" + tr("or open in a browser:") + " ", (where.link, "bold")))
+    if local_only:
+        said.append("\n" + tr("This invite only works on this computer: the server listens on loopback only. For "
+                               "friends on other machines, start it with --host 0.0.0.0."), style="yellow")
+    return said
 
 
 class Lobby:
@@ -327,94 +308,22 @@ class Lobby:
         return True
 
     async def create(self) -> bool:
-        """Ask for the rules and bots, open the table and play there; False if cancelled."""
-        rules = await self.ask_rules()
-        if rules is None:
-            return False
-        bots = await self.ask_bots(rules.players - 1)
-        if bots is None:
-            return False
+        """Ask for the rules, the table's own settings and bots, open the table and play
+        there; False if the server refused."""
+        form = TableForm(self.reader, self.defaults, self.session.turn_timeout)
+        new = await form.table()
+        bots = await form.bots(new.rules.players - 1)
         try:
-            table = await self.session.create_table(rules, fill_with_bots=bots)
+            table = await self.session.create_table(new.rules, fill_with_bots=bots, private=new.private,
+                                                    turn_timeout=new.turn_timeout, no_turn_timer=new.no_turn_timer)
         except ServerRefused as exc:
             self.say(Text(tr("The server refused: {message}", message=error_text(exc.code, exc.message)), style="red"))
             return False
-        self.say(Text(tr("Table {table} is open: {rules}.", table=table.id, rules=rules_line(rules))))
+        self.say(Text(tr("Table {table} is open: {rules}.", table=table.id, rules=rules_line(new.rules))))
+        if new.private and self.session.invite:
+            self.say(invite_lines(self.session, invite_string(table.id, self.session.invite)))
         await self.play(table)
         return True
-
-    async def ask_rules(self) -> RuleSet | None:
-        d = self.defaults
-        presets = ", ".join(p.value for p in Preset)
-        while True:
-            self.say(Text(tr("Games: {presets}", presets=presets), style="dim"))  # above a prompt that fits a line
-            preset = await self.ask(tr("Game [{default}]: ", default=d.preset.value if d.preset else "scopa"))
-            preset = preset.lower() or (d.preset.value if d.preset else "scopa")
-            base = self._build(preset, {})
-            if isinstance(base, str):
-                self.say(f"[yellow]{base}[/yellow]")
-                continue
-            if base.preset != d.preset:
-                d = base  # a new preset: its own players and target are the defaults now
-            # Options given on the command line (-o …) stay, unless the preset changed.
-            carried = {k: v for k, v in d.model_dump().items() if v != getattr(base, k) and k != "preset"}
-            options: dict[str, object] = dict(carried)
-            for field, choices in (("players", (2, 3, 4, 6)), ("target", (11, 16, 21, 31, 51))):
-                answer = await self._ask_choice(tr(field.capitalize()), choices, getattr(d, field))
-                options[field] = answer
-            modes = ("traditional", "fewest", "free")
-            options["capture_mode"] = await self._ask_choice(tr("Capture mode"), modes, d.capture_mode.value,
-                                                             shown=catalog_value)
-            extra = await self.ask(tr("Other options (NAME=VALUE …, e.g. re_bello=true) [none]: "))
-            parsed = parse_options(extra)
-            if isinstance(parsed, str):
-                self.say(f"[yellow]{parsed}[/yellow]")
-                continue
-            options.update(parsed)
-            rules = self._build(preset, options)
-            if isinstance(rules, str):
-                self.say(Text(tr("Those rules do not work: {reason}", reason=rules), style="yellow"),
-                                   Text(tr("Let's try again.")))
-                continue
-            self.say(Text(tr("Rules: {rules}", rules=rules_line(rules))))
-            return rules
-
-    async def _ask_choice(self, label: str, choices: Sequence[object], default: object,
-                          shown: Callable[[str], str] = str) -> object:
-        """One of ``choices`` (each shown as ``shown`` says, in the terminal's language,
-        and taken typed either way); Enter takes ``default``."""
-        words = {shown(str(c)).lower(): c for c in choices}
-        listed = ", ".join(shown(str(c)) for c in choices)
-        while True:
-            answer = await self.ask(f"{label} ({listed}) [{shown(str(default))}]: ")
-            if not answer:
-                return default
-            if answer.lower() in words:
-                return words[answer.lower()]
-            value = coerce(answer.lower())
-            if value in choices:
-                return value
-            self.say(Text(tr("choose one of {choices}, or Enter for {default}",
-                                       choices=listed, default=shown(str(default))), style="yellow"))
-
-    def _build(self, preset: str, options: dict[str, object]) -> RuleSet | str:
-        try:
-            return RuleSet.build(preset, **options)
-        except RuleSetError as exc:
-            return rules_problem_text(str(exc))
-
-    async def ask_bots(self, empty_seats: int) -> list[str] | None:
-        while True:
-            said = tr("Bot for the other seat: {bots}; blank = wait for a person.", bots=levels_listed()) \
-                if empty_seats == 1 else tr("Bots for the {n} other seats: {bots}; one name fills them all; blank = "
-                                            "wait for people.", n=empty_seats, bots=levels_listed())
-            self.say(Text(said, style="dim"))
-            answer = await self.ask(tr("Bots [none]: "))
-            bots = parse_bots(answer, empty_seats)
-            if isinstance(bots, str):
-                self.say(f"[yellow]{bots}[/yellow]")
-                continue
-            return bots
 
     async def join(self, table_id: str, tables: Sequence[TableInfo]) -> bool:
         if not table_id:

@@ -16,7 +16,8 @@ it: ``abandoned_words``) and of tournaments (``render_tournaments``,
 that wraps between them (``Flow``),
 a game's public picture kept from its events or set from a snapshot (``apply_public``) and a finished round in a table (``BoardState``,
 ``RoundResult``, ``round_parts``, ``round_table``, ``leftovers_line``, ``tie_note``) and game (``game_table``), a table option typed as text
-(``coerce``), the invite string (``invite_string``, ``parse_invite``, ``refusal_text``, where a join seated the person: ``seated_text``), a connection not made in words (``lost_text``), a saved seat given up (``gave_up_text``), what leaving a game does (``leave_question``), a name a person types
+(``coerce``) and the table's turn timer (``timer_choices``, ``timer_range``, ``parse_timer``, ``SERVER_TIMER``,
+``NO_TIMER``), the invite string (``invite_string``, where it is passed on: ``Invite``, ``parse_invite``, ``refusal_text``, where a join seated the person: ``seated_text``), a connection not made in words (``lost_text``), a saved seat given up (``gave_up_text``), what leaving a game does (``leave_question``), a name a person types
 (``name_problem``, ``name_forms``) and
 the rulebook: ``book``, ``preset_rules``, ``table_rules``, ``options_text``,
 ``option_lines``, ``category_names``, ``declaration_names``, ``BASICS``, ``PRESET_TEXT``,
@@ -49,8 +50,8 @@ from .catalog import catalog_value, error_text, is_server_bot, level_named, leve
 from .qr import qr_text
 from .games import PRESET_NAMES, end_reason_text, game_lines, game_over_text, leaderboard_lines, matching_preset, rules_line, rules_name
 from .replaywords import deal_text, plain_lines, position_text, result_text, scope_text, score_lines, shown_names, step_text, viewer_seat
-from .options import coerce
-from .invite import gave_up_text, invite_string, leave_question, lost_text, name_forms, name_problem, parse_invite, refusal_text, seated_text
+from .options import NO_TIMER, SERVER_TIMER, coerce, parse_timer, timer_choices, timer_range
+from .invite import Invite, gave_up_text, invite_string, leave_question, lost_text, name_forms, name_problem, parse_invite, refusal_text, seated_text
 from .board import BoardState, RoundResult, apply_public, game_table, leftovers_line, round_parts, round_table, tie_note
 from .rulebook import (
     ASSO_TEXT,
@@ -114,6 +115,12 @@ __all__ = [
     "cards_text",
     "category_names",
     "coerce",
+    "Invite",
+    "NO_TIMER",
+    "SERVER_TIMER",
+    "parse_timer",
+    "timer_choices",
+    "timer_range",
     "declaration_names",
     "event_line",
     "game_over_text",

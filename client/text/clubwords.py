@@ -372,6 +372,30 @@ LOG_REASON = "table %s: game finished, winner side %s, totals %s (%s)"
 
 # The full-screen client's game-over box (each side's points by category, a rematch, another game
 # against the same bots), its lobby at a narrow width and `scopa watch`'s name box (keys sorted).
+# The plain lobby and its form that opens a table: the table's own settings (private, the turn timer, its invite).
+LOBBY_ITALIAN: dict[str, str] = {
+    "A private table is not listed in the lobby: you get an invite to pass on.":
+        "Un tavolo privato non compare nella sala: ricevi un invito da passare a chi vuoi.",
+    "A private table: pass on its invite,": "Un tavolo privato: passa il suo invito,",
+    "Private table? (y/n) [n]: ": "Tavolo privato? (s/n) [n]: ",
+    "Time per move [{default}]: ": "Tempo per mossa [{default}]: ",
+    "Time per move: {range}": "Tempo per mossa: {range}",
+    "Your friends run:": "I tuoi amici lanciano:",
+    "a turn timer is a time from {range}, e.g. 0:30; {text} is not":
+        "il tempo per mossa va {range}, per esempio 0:30; {text} non lo è",
+    "answer y (yes) or n (no)": "rispondi s (sì) o n (no)",
+    "e.g. {times}": "per esempio {times}",
+    "none: no timer at all": "nessuno: senza tempo",
+    "or open in a browser:": "oppure aprono nel browser:",
+    "private": "privato",
+    "{low} to {high}": "da {low} a {high}",
+    "{name} is not a rule of the game: whether the table is private and its turn timer are the next questions":
+        "{name} non è una regola del gioco: tavolo privato e tempo per mossa sono le prossime domande",
+    "{name} is not an option of the rules (scopa options lists them)":
+        "{name} non è un'opzione delle regole (scopa options le elenca)",
+}
+
+
 TUI_ITALIAN: dict[str, str] = {
     "A bot plays for {names}, who left the game or did not come back.":
         "Per {names} gioca un bot: ha lasciato la partita o non è tornato in tempo.",

@@ -4,6 +4,7 @@ games and its leaderboard as lines of text (``scopa games``, ``scopa leaderboard
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
 from datetime import datetime
 
 from scopa.engine import EndReason, Preset, RuleSet, preset_of
@@ -13,7 +14,7 @@ from .catalog import player_name, settings_it, word_text
 from .i18n import current_language, tr
 
 
-PRESET_NAMES: dict[Preset, str] = {
+_NAMES: dict[Preset, str] = {
     Preset.SCOPA: "Scopa",
     Preset.SCOPONE: "Scopone",
     Preset.SCOPONE_SCIENTIFICO: "Scopone scientifico",
@@ -23,7 +24,25 @@ PRESET_NAMES: dict[Preset, str] = {
     Preset.FRAC: "Scopa Frac",
     Preset.TRENTINO: "Scopone de trente",
 }
-"""The classic games as players call them."""
+_NAMES_IT: dict[Preset, str] = {**_NAMES, Preset.TRENTINO: "Scopone trentino"}
+"""In Italian the Trentino's scopone is called as the Italian rule book calls it."""
+
+
+class _PresetNames(Mapping[Preset, str]):
+    """The classic games as players call them, in the language spoken now."""
+
+    def __getitem__(self, preset: Preset) -> str:
+        return (_NAMES_IT if current_language() == "it" else _NAMES)[preset]
+
+    def __iter__(self) -> Iterator[Preset]:
+        return iter(_NAMES)
+
+    def __len__(self) -> int:
+        return len(_NAMES)
+
+
+PRESET_NAMES: Mapping[Preset, str] = _PresetNames()
+"""The classic games as players call them (in the language spoken now)."""
 
 
 def matching_preset(rules: RuleSet) -> Preset | None:

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from urllib.parse import parse_qs, urlsplit
+from dataclasses import dataclass
+from urllib.parse import parse_qs, quote, urlsplit
 
 from scopa.protocol import ErrorCode
 from scopa.protocol.parties import NAME_CHARS, NAME_PATTERN, normal_name
@@ -27,6 +28,32 @@ _SPACED = re.compile(rf"^({_TABLE})\s+({_CODE})$")  # the table and the code typ
 def invite_string(table: str, code: str) -> str:
     """What a host passes on: ``TABLE.CODE``."""
     return f"{table}.{code}"
+
+
+@dataclass(frozen=True)
+class Invite:
+    """Where the table is (the server's host and port, TLS or not, its web page's port) and its invite."""
+
+    host: str
+    port: int
+    invite: str  # TABLE.CODE
+    web_port: int | None = None
+    tls: bool = False
+    local_only: bool = False  # the host is loopback: the invite works on this computer only
+
+    @property
+    def link(self) -> str | None:
+        """The web page's address that opens the table in a browser (None: no web page)."""
+        if self.web_port is None:
+            return None
+        host = f"[{self.host}]" if ":" in self.host else self.host
+        return f"{'https' if self.tls else 'http'}://{host}:{self.web_port}/?invite={quote(self.invite, safe='.')}"
+
+    @property
+    def command(self) -> str:
+        """What a friend at a terminal runs."""
+        server = f"{'tls://' if self.tls else ''}{self.host}:{self.port}"
+        return f"scopa play --server {server} --invite {self.invite}"
 
 
 def parse_invite(text: str) -> tuple[str, str]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from importlib.resources import files
 
-from .clubwords import ARCHIVE_ITALIAN, CLUB_ITALIAN, CONNECTION_ITALIAN, OPERATOR_ITALIAN, TUI_ITALIAN
+from .clubwords import ARCHIVE_ITALIAN, CLUB_ITALIAN, CONNECTION_ITALIAN, LOBBY_ITALIAN, OPERATOR_ITALIAN, TUI_ITALIAN
 
 ITALIAN: dict[str, str] = {
     # the board
@@ -203,7 +203,8 @@ ITALIAN: dict[str, str] = {
     "free": "libero",
     "{name} (away)": "{name} (assente)",
     "play now": "gioca subito",
-    "for another game": "per un altro gioco",
+    "play scopone now": "gioca subito a scopone",
+    "scopone's leaderboard": "la classifica dello scopone",
     "Tournament {tournament}: you sit at table {table}, seat {seat}.":
         "Torneo {tournament}: sei al tavolo {table}, posto {seat}.",
     "p: play now · c: create a table · Enter or j: join the selected table · w: watch it · ?: rules":
@@ -492,6 +493,7 @@ ITALIAN: dict[str, str] = {
     **CLUB_ITALIAN,
     **CONNECTION_ITALIAN,
     **OPERATOR_ITALIAN,
-    **ARCHIVE_ITALIAN, **TUI_ITALIAN,
+    **ARCHIVE_ITALIAN, **TUI_ITALIAN, **LOBBY_ITALIAN,
     **json.loads(files("scopa.client.text").joinpath("help_it.json").read_text(encoding="utf-8")),  # the command's help
+    **json.loads(files("scopa.client.text").joinpath("operator_it.json").read_text(encoding="utf-8")),  # scopa admin
 }

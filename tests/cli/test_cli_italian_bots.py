@@ -77,7 +77,7 @@ def test_too_many_bots_named_says_posto_or_posti_by_number(players: str, said: s
         try:
             child.expect("Sala> ")
             child.sendline("c")
-            for answer in ("", players, "", "", ""):
+            for answer in ("", players, "", "", "", "", ""):  # ... other options, private, turn timer
                 child.expect(r"\]: ")
                 child.sendline(answer)
             child.expect(r"Bot \[nessuno\]: ")

@@ -61,11 +61,11 @@ def clients(server: ServerThread) -> Iterator[Callable[..., pexpect.spawn]]:
 
 def to_the_bots_question(child: pexpect.spawn, lobby: str = "Lobby> ") -> None:
     """From the lobby (its prompt ``lobby``, in the client's language), the create dialog
-    with Enter for each default (the game, its players, target, capture mode and other
-    options), up to its question of the bots for the other seats."""
+    with Enter for each default (the game, its players, target, capture mode, other
+    options, private, turn timer), up to its question of the bots for the other seats."""
     child.expect(lobby)
     child.sendline("c")
-    for _ in range(5):
+    for _ in range(7):
         child.expect(r"\]: ")
         child.sendline("")
 
@@ -85,7 +85,7 @@ def create_table(child: pexpect.spawn, answers: dict[str, str]) -> None:
     """The lobby's create dialog: Enter for each default unless ``answers`` says otherwise."""
     child.expect("Lobby> ")
     child.sendline("c")
-    for label in ("Game", "Players", "Target", "Capture mode", "Other options"):
+    for label in ("Game", "Players", "Target", "Capture mode", "Other options", "Private table\\?", "Time per move"):
         child.expect(label + r" .*\]: ")
         child.sendline(answers.get(label, ""))
     child.expect("Bot for the other seat")
@@ -168,12 +168,12 @@ def test_lobby_bad_input_hints_join_and_ctrl_c(server: ServerThread) -> None:
         child.expect(r"Other options .*\]: ")
         child.sendline("teams=false")
         child.expect("Those rules do not work")
-        child.expect(r"Game \[.*\]: ")
-        for _ in range(4):
-            child.sendline("")
+        child.expect(r"Other options .*\]: ")  # that question again, the others kept
+        child.sendline("teams=true")
+        for _ in range(2):  # private, turn timer
             child.expect(r"\]: ")
-        child.sendline("")
-        child.expect("Bot for the other seat")
+            child.sendline("")
+        child.expect("Bots for the 5 other seats")
         child.sendline("robot")
         child.expect("'robot' is not a bot")
         child.sendline("")  # wait for people

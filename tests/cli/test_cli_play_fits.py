@@ -18,7 +18,8 @@ pytestmark = pytest.mark.process
 
 PROMPTS = ["Gioco [scopa]: ", "Giocatori (2, 3, 4, 6) [2]: ", "Traguardo (11, 16, 21, 31, 51) [11]: ",
            "Regola di presa (tradizionale, la più piccola, a scelta) [tradizionale]: ",
-           "Altre opzioni (NOME=VALORE …, per esempio re_bello=true) [nessuna]: ", "Bot [nessuno]: "]
+           "Altre opzioni (NOME=VALORE …, per esempio re_bello=true) [nessuna]: ", "Tavolo privato? (s/n) [n]: ",
+           "Tempo per mossa [quello del server (1:00)]: ", "Bot [nessuno]: "]
 
 
 def test_the_create_dialog_prompts_fit_80_columns_once_each(server: ServerThread) -> None:

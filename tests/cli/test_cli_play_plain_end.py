@@ -18,10 +18,10 @@ def test_a_game_left_is_said_over_once_and_the_commands_have_no_brackets(server:
     try:
         child.expect("Sala> ")
         legend = child.before
-        assert "p gioca subito" in legend and "p scopone, b scopone: per un altro gioco" in legend, legend
+        assert "p gioca subito" in legend and "p scopone: gioca subito a scopone" in legend, legend
         assert "[GIOCO]" not in legend and "GIOCO" not in legend, legend
         child.sendline("c")
-        for _ in range(5):
+        for _ in range(7):
             child.expect(r"\]: ")
             child.sendline("")
         child.expect("Bot per")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import re
+import subprocess
 import sys
 from pathlib import Path
 
@@ -85,3 +86,26 @@ def test_help_speaks_to_players_without_rule_ids() -> None:
     texts = [parser.format_help()] + [p.format_help() for p in subparsers.choices.values()]  # type: ignore[attr-defined]
     tags = sorted({tag for text in texts for tag in re.findall(r"\b[RV]\d{1,2}\b", text)})
     assert tags == []
+
+
+def test_scopa_options_says_where_the_turn_timer_and_a_private_table_are_set() -> None:
+    """A person looking for the turn timer among the options is told it is the table's own
+    setting, and where it is asked (English and Italian, as the locale chooses)."""
+    for lang, words in (("en_GB.UTF-8", ("turn timer (turn_timeout", "private table", "c in scopa play's lobby")),
+                        ("it_IT.UTF-8", ("tempo per mossa (turn_timeout", "tavolo privato", "c nella sala di scopa play"))):
+        done = subprocess.run([sys.executable, "-m", "scopa.cli", "options"], capture_output=True, text=True,
+                              cwd=str(ROOT), env=dict(os.environ, LANG=lang, LC_ALL=lang), timeout=60)
+        said = " ".join(done.stdout.split())
+        assert done.returncode == 0 and all(w in said for w in words), said[-600:]
+
+
+def test_scopone_rules_do_not_say_three_cards_each_after_nine() -> None:
+    """`scopa rules scopone` says nine cards each, all at once; the basics after it say
+    the basic game deals three and that scopone deals otherwise, not flatly "three each"."""
+    for lang, flat, basic in (("en_GB.UTF-8", "Each player gets three cards", "In the basic game each player gets"),
+                              ("it_IT.UTF-8", "Ognuno riceve tre carte", "Nel gioco di base ognuno riceve tre carte")):
+        done = subprocess.run([sys.executable, "-m", "scopa.cli", "rules", "scopone"], capture_output=True, text=True,
+                              stdin=subprocess.DEVNULL, cwd=str(ROOT), env=dict(os.environ, LANG=lang, LC_ALL=lang),
+                              timeout=60)
+        said = " ".join(done.stdout.split())
+        assert done.returncode == 0 and flat not in said and basic in said and "scopone" in said.split(basic)[1][:200]

@@ -11,6 +11,7 @@ import pytest
 from rich.console import Console
 
 from scopa.client.console.lobby import Lobby, render_tables
+from scopa.client.console.tableform import TableForm
 from scopa.client.text import BoardState, DeckStyle, i18n
 from scopa.client.tui.text import event_text
 from scopa.engine import GameStarted, Played, RuleSet, parse_cards
@@ -38,11 +39,10 @@ def test_the_bots_for_one_other_seat_are_asked_in_the_singular(monkeypatch: pyte
         async def ask(self, prompt: str) -> str:
             return ""
 
-    lobby = Lobby.__new__(Lobby)
-    lobby.say = lambda text: said.append(str(text))  # type: ignore[method-assign]
-    lobby.reader = Reader()  # type: ignore[assignment]
+    form = TableForm(Reader(), RuleSet())  # type: ignore[arg-type]
+    form.say = lambda text, style="": said.append(str(text))  # type: ignore[method-assign]
     import asyncio
-    assert asyncio.run(lobby.ask_bots(1)) == []
+    assert asyncio.run(form.bots(1)) == []
     assert said and said[0].startswith("Bot per l'altro posto: ") and "posto/i" not in said[0], said
 
 

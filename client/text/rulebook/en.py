@@ -51,8 +51,10 @@ and pool their captures. A four-player table may also be set to "each alone".
 
 ## The deal
 
-The first dealer is drawn at random and the deal passes one seat on each round. Each
-player gets three cards and four are laid face up on the table. If three or four kings
+The first dealer is drawn at random and the deal passes one seat on each round. In the
+basic game each player gets three cards and four are laid face up on the table (a game
+that deals otherwise says so in its own description: scopone deals nine each, all at
+once, and never again). If three or four kings
 show on the table, the deal is void and the same dealer shuffles and deals again. When
 everyone has played their three cards, three more each are dealt (none to the table)
 until the stock runs out. The player after the dealer plays first; the dealer plays
@@ -258,6 +260,9 @@ def options_text() -> str:
         note = OPTION_NOTES.get(name)
         if note:
             lines.extend("    " + ln.strip() for ln in note.splitlines())
+    lines += ["", "The table's own settings are not options of the rules: a turn timer (turn_timeout, up to the server's) "
+              "and a private table (not listed, joined with its invite) are asked by the form that opens a table "
+              "(c in scopa play's lobby, or the full-screen one)."]
     return "\n".join(lines) + "\n"
 
 

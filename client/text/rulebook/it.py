@@ -51,7 +51,9 @@ mettono insieme le prese. Un tavolo da quattro può anche giocare "ciascuno per 
 ## La distribuzione
 
 Il primo mazziere è estratto a sorte e a ogni smazzata il mazzo passa al posto
-successivo. Ognuno riceve tre carte e quattro vanno scoperte in tavola. Se in tavola
+successivo. Nel gioco di base ognuno riceve tre carte e quattro vanno scoperte in tavola
+(un gioco che dà le carte in altro modo lo dice nella sua descrizione: lo scopone ne dà
+nove a testa, tutte in una volta, e non ridà). Se in tavola
 compaiono tre o quattro Re la smazzata non vale: lo stesso mazziere rimescola e ridà.
 Quando tutti hanno giocato le loro tre carte se ne danno altre tre a testa (nessuna in
 tavola), finché il mazzo non finisce. Comincia chi siede dopo il mazziere; il mazziere
@@ -284,6 +286,9 @@ def options_text(option_values: dict[str, str]) -> str:
         note = OPTION_NOTES.get(name)
         if note:
             lines.extend("    " + ln.strip() for ln in note.splitlines())
+    lines += ["", "Le impostazioni del tavolo non sono opzioni delle regole: il tempo per mossa (turn_timeout, al più "
+              "quello del server) e il tavolo privato (non elencato, ci si siede con il suo invito) li chiede il modulo "
+              "che apre un tavolo (c nella sala di scopa play, semplice o a schermo intero)."]
     return "\n".join(lines) + "\n"
 
 

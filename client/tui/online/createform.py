@@ -30,6 +30,7 @@ from ..keywords import key_word
 from ...game import seconds_text
 from ..dialogs import Once, dialog_css
 from ...text import PRESET_NAMES, matching_preset
+from ...text import NO_TIMER, SERVER_TIMER, timer_choices
 
 
 @dataclass(frozen=True)
@@ -80,20 +81,6 @@ CUSTOM = "custom"
 FIRST_OPTIONS = ("preset", "players", "target")
 """The options a person sets first, at the top of the form: the game, how many play, to
 how many points (the others below the table's own settings)."""
-
-SERVER_TIMER, NO_TIMER = "server", "none"
-TIMERS: list[tuple[str, float]] = [(seconds_text(s), float(s)) for s in (15, 30, 60, 120, 300)]
-
-
-def timer_choices(server: float | None) -> list[tuple[str, str | float]]:
-    """The turn timers the form offers: the server's own, the shorter ones (a table may not
-    ask for more than the server's, which ``welcome`` tells; None: not told, every one),
-    and none at a private table."""
-    own = tr("the server's own") if server is None else \
-        tr("the server's own ({time})", time=seconds_text(round(server)))
-    shorter = [(name, s) for name, s in TIMERS if server is None or s < server]
-    return [(own, SERVER_TIMER), *shorter, (tr("none (a private table only)"), NO_TIMER)]
-
 
 def bot_choices() -> list[tuple[str, str]]:
     """The bots offered to people: the levels (a benchmark's baselines are not among

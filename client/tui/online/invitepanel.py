@@ -4,9 +4,6 @@ as a QR code for a phone's camera."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from urllib.parse import quote
-
 from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
@@ -15,34 +12,11 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from ...text import tr
+from ...text import Invite
 from ...text import qr_text
 from ..dialogs import Once, dialog_css
 
-
-@dataclass(frozen=True)
-class Invite:
-    """Where the table is (the server's host and port, TLS or not, its web page's port) and its invite."""
-
-    host: str
-    port: int
-    invite: str  # TABLE.CODE
-    web_port: int | None = None
-    tls: bool = False
-    local_only: bool = False  # the host is loopback: the invite works on this computer only
-
-    @property
-    def link(self) -> str | None:
-        """The web page's address that opens the table in a browser (None: no web page)."""
-        if self.web_port is None:
-            return None
-        host = f"[{self.host}]" if ":" in self.host else self.host
-        return f"{'https' if self.tls else 'http'}://{host}:{self.web_port}/?invite={quote(self.invite, safe='.')}"
-
-    @property
-    def command(self) -> str:
-        """What a friend at a terminal runs."""
-        server = f"{'tls://' if self.tls else ''}{self.host}:{self.port}"
-        return f"scopa play --server {server} --invite {self.invite}"
+__all__ = ["Invite", "ShareInviteScreen"]
 
 
 class ShareInviteScreen(Once, ModalScreen[None]):

@@ -314,9 +314,12 @@ export function ordinal(lang: Lang, n: number): string {
   return `${n}${suffix}`;
 }
 
-/** A classic game's name as players say it. */
-export function gameName(preset: string | null | undefined): string {
-  return preset ? GAMES[preset] ?? preset : "Scopa";
+/** In Italian the Trentino's scopone is called as the Italian rule book calls it. */
+const GAMES_IT: Record<string, string> = { ...GAMES, trentino: "Scopone trentino" };
+
+/** A classic game's name as players say it, in ``lang``. */
+export function gameName(preset: string | null | undefined, lang: Lang): string {
+  return preset ? (lang === "it" ? GAMES_IT : GAMES)[preset] ?? preset : "Scopa";
 }
 
 export function defaultLang(): Lang {

@@ -73,7 +73,7 @@ function tableLine(x: TableInfo): string {
  * the others already waiting), and how many wait with the person. */
 function quickWords(quick: { preset: string; others: number }): string {
   const need = Math.max(1, (FOUR.has(quick.preset) ? 4 : 2) - 1 - quick.others);
-  const said = fill(need === 1 ? t.quickNeedOne : t.quickNeed, { game: gameName(quick.preset), n: need });
+  const said = fill(need === 1 ? t.quickNeedOne : t.quickNeed, { game: gameName(quick.preset, lang), n: need });
   return quick.others ? `${said} ${fill(t.quickOthers, { n: quick.others })}` : said;
 }
 
@@ -87,7 +87,7 @@ function playNow(): HTMLElement {
       h("p", { role: "status" }, quickWords(quick)),
       button(t.leaveQueue, () => { st.quick = null; send("quick_leave", {}); render(); }, "quiet"));
   }
-  const preset = quickPreset ??= h("select", { id: "quick-preset" }, ...PRESETS.map((p) => h("option", { value: p }, gameName(p)))); // a game chosen stays chosen as the lobby changes
+  const preset = quickPreset ??= h("select", { id: "quick-preset" }, ...PRESETS.map((p) => h("option", { value: p }, gameName(p, lang)))); // a game chosen stays chosen as the lobby changes
   // the family's most used button first: the chosen game against bots at once; then a game with whoever else asks,
   // each with a line under it saying what it does
   const bots = button(t.againstBots, () => againstBotsNow(preset.value));
@@ -130,7 +130,7 @@ function listTournaments(finished: boolean): void {
 
 function tournamentItem(x: TournamentInfo): HTMLElement {
   const mine = x.entrants.includes(st.name);
-  const line = fill(t.tournamentLine, { name: x.name, format: t[x.format], game: gameName(x.preset), phase: t[x.phase === "finished" ? "over" : x.phase],
+  const line = fill(t.tournamentLine, { name: x.name, format: t[x.format], game: gameName(x.preset, lang), phase: t[x.phase === "finished" ? "over" : x.phase],
     round: x.round ? fill(t.roundNo, { n: x.round }) : "", n: x.entrants.length, cap: x.cap, entrants: x.entrants.join(", ") || "—" });
   const standing = st.standings.get(x.id);
   return h("li", {}, h("span", { class: "grow" }, `#${x.id} ${line}`),
@@ -166,7 +166,7 @@ let tournamentForm_: HTMLFormElement | null = null;
 function tournamentForm(): HTMLElement {
   if (tournamentForm_) return tournamentForm_;
   const name = h("input", { id: "t-name", maxlength: "64", required: "" });
-  const preset = h("select", { id: "t-preset" }, ...PRESETS.map((p) => h("option", { value: p }, gameName(p))));
+  const preset = h("select", { id: "t-preset" }, ...PRESETS.map((p) => h("option", { value: p }, gameName(p, lang))));
   const format = h("select", { id: "t-format" }, ...(["swiss", "round_robin", "knockout"] as const).map((f) => h("option", { value: f }, t[f])));
   const rounds = h("input", { id: "t-rounds", inputmode: "numeric", value: "3" });
   const cap = h("input", { id: "t-cap", inputmode: "numeric", value: "8" });
@@ -224,7 +224,7 @@ function finishedGames(): HTMLElement {
   const list = st.games === null
     ? h("p", {}, button(t.showGames, listGames, "quiet"))
     : h("ul", { class: "tables", id: "games" }, ...(st.games.length ? st.games.map((g) => h("li", {},
-      h("span", { class: "grow" }, `#${g.id} ${gameName(g.preset)}${endedAt(g)} · ${g.players.map((n) => sp.name(n, g.players)).join(", ")} · ${g.totals.join(" – ")}${g.reason === "abandoned" ? ` · ${t.abandoned}` : g.winner === null ? "" : ` · ${wonBy(g)}`}`),
+      h("span", { class: "grow" }, `#${g.id} ${gameName(g.preset, lang)}${endedAt(g)} · ${g.players.map((n) => sp.name(n, g.players)).join(", ")} · ${g.totals.join(" – ")}${g.reason === "abandoned" ? ` · ${t.abandoned}` : g.winner === null ? "" : ` · ${wonBy(g)}`}`),
       button(t.replay, () => send("get_record", { game: g.id, token: heldTokens()[g.id] ?? null }), "quiet"))) : [h("li", {}, t.noGames)]));
   return h("section", { class: "panel", "aria-labelledby": "games-title" }, h("h2", { id: "games-title" }, t.finished), list);
 }
@@ -261,7 +261,7 @@ function createForm(): HTMLElement {
     if (!form.isConnected && resetLater) { resetLater(); resetLater = null; } // back in the lobby from the table the form made
     return form;
   }
-  const preset = h("select", { id: "preset" }, ...PRESETS.map((p) => h("option", { value: p }, gameName(p))));
+  const preset = h("select", { id: "preset" }, ...PRESETS.map((p) => h("option", { value: p }, gameName(p, lang))));
   const players = h("select", { id: "players" });
   const fillPlayers = () => {
     const own = FOUR.has(preset.value) ? 4 : 2;

@@ -442,7 +442,7 @@ export function render(): void {
  * rules, and ``more`` (the table's Leave) beside them. */
 export function header(more: HTMLElement | string = "", first: HTMLElement | string = ""): HTMLElement {
   const rules = st.replay ? st.replay.record.rules : st.tableId ? st.info?.rules : null; // at a table: its game's name (Scopone…)
-  return h("header", { class: "bar" }, h("h1", { class: "grow" }, `${rules ? gameName(rules.preset) : t.title} · ${st.name}`),
+  return h("header", { class: "bar" }, h("h1", { class: "grow" }, `${rules ? gameName(rules.preset, lang) : t.title} · ${st.name}`),
     first, button(t.rules, showRules, "quiet"), more);
 }
 

@@ -29,7 +29,7 @@ function invitedLine(q: URLSearchParams): string {
   // the table's own rules ("napola,capture_mode:free"), in words
   const house = houseRules(sp, Object.fromEntries((q.get("rules") ?? "").split(",").filter(Boolean).map((x) => [x.split(":")[0], x.split(":")[1] ?? true])));
   return from && game && /^\d+$/.test(n) && /^\d+$/.test(target)
-    ? fill(house.length ? t.invitedWith : t.invitedBy, { name: from, game: gameName(game), n, target, rules: house.join(", ") }) : t.invited;
+    ? fill(house.length ? t.invitedWith : t.invitedBy, { name: from, game: gameName(game, sp.lang), n, target, rules: house.join(", ") }) : t.invited;
 }
 
 // A name as the server takes it (PROTOCOL.md §4 "Names"): letters (the accented Latin ones too), digits, _ - .

@@ -29,5 +29,5 @@ function gameRules(rules: HTMLElement, preset: string): HTMLElement | string {
   const part: Node[] = [];
   for (let e = heading.nextElementSibling; e && !(/^H[1-6]$/.test(e.tagName) && e.tagName <= level); e = e.nextElementSibling) part.push(e.cloneNode(true));
   return h("section", { class: "panel", id: "rules-now", "aria-labelledby": "rules-now-title", lang },
-    h("h3", { id: "rules-now-title" }, fill(t.thisGame, { game: gameName(preset) })), ...part);
+    h("h3", { id: "rules-now-title" }, fill(t.thisGame, { game: gameName(preset, lang) })), ...part);
 }

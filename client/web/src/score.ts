@@ -175,7 +175,7 @@ export function describe(sp: Speech, rules: WireRules): string {
   const w = sp.w;
   const n = rules.players ?? 2;
   const teams = rules.teams ?? n > 3;
-  return [fill(w.description, { game: gameName(rules.preset), n, teams: teams && n > 2 ? w.teams : "", target: rules.target ?? 11 }),
+  return [fill(w.description, { game: gameName(rules.preset, sp.lang), n, teams: teams && n > 2 ? w.teams : "", target: rules.target ?? 11 }),
     ...houseRules(sp, rules)].join(", ");
 }
 

@@ -14,7 +14,7 @@ import pytest
 from rich.console import Console
 
 from scopa.client.console.prompt import LineReader
-from scopa.client.console.tablenews import TableNews
+from scopa.client.console.news import TableNews
 from scopa.client.text import i18n
 from scopa.protocol import ChatMessage, Command, SeatAway
 

@@ -14,9 +14,11 @@ from scopa.client.text import i18n
 
 ITEMS = {
     "en": ["p play now", "c create a table", "j ID join a table", "w ID watch a table", "t tournaments",
-           "b leaderboard", "r refresh", "q quit", "p scopone, b scopone: for another game"],
+           "b leaderboard", "r refresh", "q quit", "p scopone: play scopone now",
+           "b scopone: scopone's leaderboard"],
     "it": ["p gioca subito", "c apri un tavolo", "j ID siediti a un tavolo", "w ID guarda un tavolo",
-           "t tornei", "b classifica", "r aggiorna", "q esci", "p scopone, b scopone: per un altro gioco"],
+           "t tornei", "b classifica", "r aggiorna", "q esci", "p scopone: gioca subito a scopone",
+           "b scopone: la classifica dello scopone"],
 }
 
 pytestmark = pytest.mark.unit

@@ -31,7 +31,8 @@ TERMINAL = [*sorted((ROOT / "client" / "tui").rglob("*.py")), ROOT / "client" / 
             ROOT / "cli" / "username.py", ROOT / "cli" / "options.py", ROOT / "cli" / "serve.py",
             ROOT / "cli" / "tls.py", ROOT / "cli" / "web.py", ROOT / "cli" / "loops.py",
             ROOT / "client" / "console" / "prompt.py", ROOT / "client" / "console" / "seatfile.py",
-            ROOT / "client" / "console" / "tablenews.py", ROOT / "client" / "console" / "watching.py"]
+            ROOT / "client" / "console" / "news.py", ROOT / "client" / "console" / "watching.py",
+            ROOT / "client" / "console" / "tableform.py", ROOT / "client" / "text" / "options.py", ROOT / "cli" / "admin.py"]
 """The Textual client, the plain one (its lobby, board, moves and events) and what
 ``scopa serve`` tells its operator."""
 SHOWN_BY = {"Text", "Static", "Label", "Button", "Tick", "say", "tell", "Binding", "add_columns", "Input",
@@ -250,10 +251,11 @@ def test_the_plain_lobby_asks_and_tells_in_italian(monkeypatch: pytest.MonkeyPat
 
     from rich.console import Console
 
-    from scopa.client.console.lobby import Lobby, render_tables
+    from scopa.client.console.lobby import render_tables
     from scopa.client.text import DeckStyle, event_line
     from scopa.engine import EndReason, GameEnded
     from scopa.client.console.prompt import LineReader
+    from scopa.client.console.tableform import TableForm
     from scopa.engine import RuleSet
     from scopa.engine.rules import CaptureMode
     from scopa.protocol import TableInfo, TableState
@@ -267,11 +269,9 @@ def test_the_plain_lobby_asks_and_tells_in_italian(monkeypatch: pytest.MonkeyPat
         asked.append(str(prompt))
         return next(answers)
 
-    lobby = Lobby.__new__(Lobby)
-    lobby.console, lobby.defaults = Console(file=io.StringIO(), width=200), RuleSet()
-    lobby.reader = LineReader(lobby.console, typed)
-    rules = asyncio.run(lobby.ask_rules())
-    assert rules is not None and rules.capture_mode is CaptureMode.FEWEST
+    form = TableForm(LineReader(Console(file=io.StringIO(), width=200), typed), RuleSet())
+    rules = asyncio.run(form.rules())
+    assert rules.capture_mode is CaptureMode.FEWEST
     assert asked[0] == "Gioco [scopa]: "
     assert asked[3].startswith("Regola di presa (tradizionale, la più piccola, a scelta) [tradizionale]")
 
