@@ -238,7 +238,8 @@ class GameOverScreen(Once, ModalScreen[str | None]):
     ``again`` (what ``n`` does, said on the box; :meth:`offer_again` may give it later),
     ``n`` answers :data:`AGAIN`.  Enter (Esc, space, q) leaves it (None)."""
 
-    DEFAULT_CSS = dialog_css("GameOverScreen", "64") + "GameOverScreen #game-points { margin-top: 1; }"
+    DEFAULT_CSS = dialog_css("GameOverScreen", "64") + "GameOverScreen #game-points { margin-top: 1; }" \
+        "GameOverScreen #game-scroll { height: auto; }"
 
     def __init__(self, line: str, then: str = "", replay: bool = False, board: BoardState | None = None,
                  again: str | None = None) -> None:
@@ -252,7 +253,8 @@ class GameOverScreen(Once, ModalScreen[str | None]):
             yield Static(Text(self.line, style="bold green"), id="result")
             points = game_table(self.board) if self.board is not None else None
             if points is not None:
-                yield Static(points, id="game-points")
+                with VerticalScroll(id="game-scroll"):  # a small window scrolls the points; the keys stay in sight
+                    yield Static(points, id="game-points")
             if self.replay:
                 yield Static(Text.assemble(("r", "bold"), " " + tr("watch the game again, step by step")),
                              id="replay-hint")
@@ -264,6 +266,20 @@ class GameOverScreen(Once, ModalScreen[str | None]):
     def _again_text(self) -> Text:
         return Text.assemble(("n", "bold"), " " + (self.again or ""))
 
+    def on_mount(self) -> None:
+        self.call_after_refresh(self._fit)
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self._fit)
+
+    def _fit(self) -> None:
+        """The points in the rows the frame and the other lines leave (they scroll in fewer)."""
+        with contextlib.suppress(NoMatches):
+            scroll = self.query_one("#game-scroll", VerticalScroll)
+            others = [w for w in self.query_one(".dialog").children if w is not scroll and w.display]
+            below = sum(w.outer_size.height + w.styles.margin.top + w.styles.margin.bottom for w in others)
+            scroll.styles.max_height = max(3, self.size.height - 2 - below)
+
     def offer_again(self, again: str | None) -> None:
         """What ``n`` does now (None: nothing), said on the box."""
         self.again = again
@@ -271,6 +287,7 @@ class GameOverScreen(Once, ModalScreen[str | None]):
             hint = self.query_one("#again-hint", Static)
             hint.update(self._again_text())
             hint.display = again is not None
+        self.call_after_refresh(self._fit)
 
     def on_key(self, event: events.Key) -> None:
         """Enter, Esc, space or q leave (r: the replay, n: another game).  Any other key is
