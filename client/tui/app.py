@@ -11,6 +11,8 @@ from datetime import datetime
 from collections.abc import Sequence
 from typing import TypeVar
 
+from rich.console import RenderableType
+from textual import events
 from textual.app import App
 from textual.binding import Binding
 from textual.screen import Screen
@@ -62,6 +64,17 @@ class ScopaApp(App[int]):
     def __init__(self) -> None:
         follow_language()  # the key line in the language chosen by now (the keys were made at import)
         super().__init__()
+        self.closing = False  # the app is ending: no key reaches a screen any more
+
+    async def on_event(self, event: events.Event) -> None:
+        """Keys typed while the app ends reach no screen: none opens a box on the way out."""
+        if isinstance(event, events.Key) and self.closing:
+            return
+        await super().on_event(event)
+
+    def exit(self, result: int | None = None, return_code: int = 0, message: RenderableType | None = None) -> None:
+        self.closing = True
+        super().exit(result, return_code, message)
 
     def get_key_display(self, binding: Binding) -> str:
         return shown_key(super().get_key_display(binding))  # "F1 help", as on the keyboard

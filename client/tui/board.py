@@ -45,7 +45,8 @@ class BoardScreen(MoveInput):
     #banner.shown { display: block; }
     #main { height: 1fr; }
     #left { width: 1fr; padding: 0 1; }
-    #plays-box { width: 28; border-left: solid $primary; padding: 0 1; }
+    #plays-box { width: 28; border-left: solid $primary; padding: 0 1; scrollbar-size-vertical: 1; }
+    #plays-box > Static { margin-right: 1; }  /* a column between the text and the scroll bar */
     BoardScreen.narrow #main { layout: vertical; }
     BoardScreen.narrow #left { height: auto; max-height: 100%; }
     BoardScreen.narrow #plays-box { width: 1fr; height: 1fr; border-left: none; border-top: solid $primary; }

@@ -25,18 +25,17 @@ PLAYS_WIDTH = 22  # the plays list's lines at most (its panel is 28 wide, with i
 
 
 def top_line(b: BoardState, title: str, width: int | None = None) -> Text:
-    """Each side's points, the target, round and stock, the rules and the screen's title;
-    within ``width`` columns the title goes first, then the rules (the help says both),
-    then the stock, and names too long for it end in "…": the line never wraps."""
-    parts = [tr("round {n}", n=b.round_no), tr("stock {n}", n=b.stock_left)] if b.round_no else []
-    least = len(parts[0]) if parts else 0  # the round is never left out
-    watched = (tr("1 spectator") if b.spectators == 1 else tr("{n} spectators", n=b.spectators)) \
-        if b.spectators else ""
-    if watched:
-        parts.insert(1 if parts else 0, watched)  # the players are told someone watches
-    if b.rules is not None:
-        parts.append(rules_line(b.rules))  # its target among its settings
-    parts.append(title)
+    """Each side's points, the round, who watches, the stock, the rules and the screen's
+    title (the table's number); within ``width`` columns the rules give way to the target
+    alone ("to 21"), then the stock goes, then the title, then the target, and names too
+    long for it end in "…": the line never wraps."""
+    first = [tr("round {n}", n=b.round_no)] if b.round_no else []  # the round is never left out
+    least = len(first[0]) if first else 0
+    if b.spectators:  # the players are told someone watches
+        first.append(tr("1 spectator") if b.spectators == 1 else tr("{n} spectators", n=b.spectators))
+    stock = [tr("stock {n}", n=b.stock_left)] if b.round_no else []
+    rules = [rules_line(b.rules)] if b.rules is not None else []  # its target among its settings
+    target = [tr("to {n}", n=b.rules.target)] if b.rules is not None else []
     names = [b.side_name(side, short=True) for side in range(len(b.totals))]
     if width is not None:  # long names (a team's two) shortened alike, never onto a second row
         room = (width - least - sum(len(f":  {p}    ") for p in b.totals)) // max(1, len(names))
@@ -46,11 +45,9 @@ def top_line(b: BoardState, title: str, width: int | None = None) -> Text:
         t.append(f"{name}: ")  # a name may end in a digit ("Bot 2"): the colon keeps it apart
         t.append(f" {points} ", style="bold reverse")
         t.append("  ")
-    stock = [p for p in parts if b.round_no and p == tr("stock {n}", n=b.stock_left)]
-    for drop in (title, rules_line(b.rules) if b.rules is not None else "", *stock):
-        if width is None or t.cell_len + len(" · ".join(parts)) <= width:
-            break
-        parts = [p for p in parts if p != drop]
+    tries = [first + stock + rules + [title], first + stock + target + [title], first + target + [title],
+             first + target, first + [title], first]
+    parts = next((p for p in tries if width is None or t.cell_len + len(" · ".join(p)) <= width), first)
     t.append(" · ".join(parts), style="dim")
     return t
 

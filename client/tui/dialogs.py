@@ -29,7 +29,7 @@ from ..text import BoardState, RoundResult, game_table, round_parts
 from .tablefacts import TableFacts, facts_lines
 from .text import card_span, cards_span
 from .keywords import key_word
-from .keys import TypedBox, last_rows_first, scrolled
+from .keys import TypedBox, keys_help as keys_help, last_rows_first, scrolled  # keys_help: the lobby's too
 
 def dialog_css(screen: str, width: str = "60", where: str = "middle") -> str:
     """A dialog box in the middle of ``screen`` (a class name: a screen's CSS is scoped to it)."""
@@ -238,7 +238,8 @@ class GameOverScreen(Once, ModalScreen[str | None]):
     ``again`` (what ``n`` does, said on the box; :meth:`offer_again` may give it later),
     ``n`` answers :data:`AGAIN`.  Enter (Esc, space, q) leaves it (None)."""
 
-    DEFAULT_CSS = dialog_css("GameOverScreen", "64") + "GameOverScreen #game-points { margin-top: 1; }"
+    DEFAULT_CSS = dialog_css("GameOverScreen", "64") + "GameOverScreen #game-points { margin-top: 1; }" \
+        "GameOverScreen #game-scroll { height: auto; }"
 
     def __init__(self, line: str, then: str = "", replay: bool = False, board: BoardState | None = None,
                  again: str | None = None) -> None:
@@ -252,7 +253,8 @@ class GameOverScreen(Once, ModalScreen[str | None]):
             yield Static(Text(self.line, style="bold green"), id="result")
             points = game_table(self.board) if self.board is not None else None
             if points is not None:
-                yield Static(points, id="game-points")
+                with VerticalScroll(id="game-scroll"):  # a small window scrolls the points; the keys stay in sight
+                    yield Static(points, id="game-points")
             if self.replay:
                 yield Static(Text.assemble(("r", "bold"), " " + tr("watch the game again, step by step")),
                              id="replay-hint")
@@ -264,6 +266,20 @@ class GameOverScreen(Once, ModalScreen[str | None]):
     def _again_text(self) -> Text:
         return Text.assemble(("n", "bold"), " " + (self.again or ""))
 
+    def on_mount(self) -> None:
+        self.call_after_refresh(self._fit)
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self._fit)
+
+    def _fit(self) -> None:
+        """The points in the rows the frame and the other lines leave (they scroll in fewer)."""
+        with contextlib.suppress(NoMatches):
+            scroll = self.query_one("#game-scroll", VerticalScroll)
+            others = [w for w in self.query_one(".dialog").children if w is not scroll and w.display]
+            below = sum(w.outer_size.height + w.styles.margin.top + w.styles.margin.bottom for w in others)
+            scroll.styles.max_height = max(3, self.size.height - 2 - below)
+
     def offer_again(self, again: str | None) -> None:
         """What ``n`` does now (None: nothing), said on the box."""
         self.again = again
@@ -271,6 +287,7 @@ class GameOverScreen(Once, ModalScreen[str | None]):
             hint = self.query_one("#again-hint", Static)
             hint.update(self._again_text())
             hint.display = again is not None
+        self.call_after_refresh(self._fit)
 
     def on_key(self, event: events.Key) -> None:
         """Enter, Esc, space or q leave (r: the replay, n: another game).  Any other key is
@@ -290,76 +307,6 @@ class GameOverScreen(Once, ModalScreen[str | None]):
 
     def on_click(self) -> None:
         self.close(None)
-
-
-KEYS_HELP = """\
-## Keys
-
-- `1`…`9` (`0` for the tenth): play that card of your hand; if it can take different
-  sets of cards you choose which next.
-- `/` then a card (`7 Den`, `7d`; French deck `7♦`, `Kc`), Enter: play it; add the cards
-  to take (`7d 3c 4s`) to choose the capture at once. Typing a court-card letter opens
-  the box by itself (the French deck's queen with a capital `Q`: `q` is leave).
-- Click a card in your hand: what it can take lights up on the table; click it again
-  (or Enter) to play it, or click one of the lit table cards.
-- `t` at a network table: say something to the table (Enter sends, Esc closes the box);
-  what people say shows in the side panel.
-- `?` or F1: this help. `q`: leave (after a question). Ctrl+C: leave at once.
-"""
-
-KEYS_HELP_IT = """\
-## Tasti
-
-- `1`…`9` (`0` per la decima): gioca quella carta della mano; se può prendere gruppi di
-  carte diversi scegli poi quale.
-- `/` e poi una carta (`7 Den`, `7d`; mazzo francese `7♦`, `Kc`), Invio: la gioca; aggiungi
-  le carte da prendere (`7d 3c 4s`) per scegliere subito la presa. Scrivere la lettera di
-  una figura apre la casella da sé (la donna del mazzo francese con la `Q` maiuscola: `q`
-  è uscire).
-- Clic su una carta della mano: si illumina in tavola ciò che può prendere; un altro clic
-  (o Invio) la gioca, oppure clic su una delle carte illuminate.
-- `t` a un tavolo in rete: scrivi qualcosa al tavolo (Invio invia, Esc chiude la
-  casella); quello che si dice compare nel pannello laterale.
-- `?` o F1: questo aiuto. `q`: esci (dopo una domanda). Ctrl+C: esci subito.
-"""
-
-
-LOBBY_KEYS_HELP = """\
-## Keys in the lobby
-
-- `↑` `↓`: choose a table in the list. Enter or `j`: sit at the chosen table (a finished
-  game: how it ended). `w`: watch the chosen table.
-- `p`: play now (a game with whoever else asks for one); while you wait, Esc or `p` again
-  stops waiting. `c`: create a table.
-- `i`: join a private table with the invite you were given.
-- `o`: tournaments. `r`: list the tables again.
-- `t`: say something to the lobby (Enter sends).
-- `?` or F1: this help. `q`: leave. Ctrl+C: leave at once.
-
-At a table, `?` lists the keys for playing.
-"""
-
-LOBBY_KEYS_HELP_IT = """\
-## Tasti nella sala
-
-- `↑` `↓`: scegli un tavolo nell'elenco. Invio o `j`: siediti al tavolo scelto (una
-  partita finita: come è andata). `w`: guarda il tavolo scelto.
-- `p`: gioca subito (una partita con chi altro la chiede); mentre aspetti, Esc o di nuovo `p`
-  smette di aspettare. `c`: apri un tavolo.
-- `i`: entra in un tavolo privato con l'invito che ti hanno dato.
-- `o`: tornei. `r`: elenca di nuovo i tavoli.
-- `t`: scrivi qualcosa alla sala (Invio invia).
-- `?` o F1: questo aiuto. `q`: esci. Ctrl+C: esci subito.
-
-A un tavolo, `?` elenca i tasti per giocare.
-"""
-
-
-def keys_help(lobby: bool = False) -> str:
-    """The keys the help screen lists: the lobby's, or those of a table."""
-    if lobby:
-        return LOBBY_KEYS_HELP_IT if current_language() == "it" else LOBBY_KEYS_HELP
-    return KEYS_HELP_IT if current_language() == "it" else KEYS_HELP
 
 
 class HelpScreen(Once, ModalScreen[None]):
@@ -430,6 +377,8 @@ class HandOverScreen(Once, Screen[None]):
 
 
 class ConfirmScreen(Once, ModalScreen[bool]):
+    """A yes/no question: y (s in Italian), n or Esc, or a button."""
+
     DEFAULT_CSS = dialog_css("ConfirmScreen", "50") + """
     ConfirmScreen .answers { height: auto; }
     ConfirmScreen Button { margin-right: 2; }
@@ -454,6 +403,15 @@ class ConfirmScreen(Once, ModalScreen[bool]):
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
         self.close(event.button.id == "yes")
+
+    def on_key(self, event: events.Key) -> None:
+        """y (s), n or Esc answer as they reach the box; the keys typed with the answer
+        ("si" typed fast) reach no screen behind it: the i opens no box in the lobby."""
+        answer = {"y": True, "s": True, "n": False, "escape": False}.get(event.key)
+        if answer is not None or self._once_done:
+            event.stop()
+            event.prevent_default()
+            self.action_answer(bool(answer))
 
     def action_answer(self, yes: bool) -> None:
         self.close(yes)

@@ -1,8 +1,9 @@
 """Keys typed before a box took the focus (and a box that does keys in the order typed,
 :class:`TypedBox`): a terminal delivers keys typed quickly (or
 pasted) in one read, so the keys after the one that opens a box reach the screen before
-the box has the focus.  :func:`catch_up` puts them in the box, so none is lost.  And the
-arrows of a box too tall for the window (:func:`scrolled`)."""
+the box has the focus.  :func:`catch_up` puts them in the box, so none is lost.  The
+arrows of a box too tall for the window (:func:`scrolled`).  And the keys the help screen
+lists, a table's or the lobby's (:func:`keys_help`)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from textual.widget import Widget
 from textual.widgets import Input, Static
 from textual.css.query import NoMatches
 
-from ..text import tr
+from ..text import current_language, tr
 
 
 def catch_up(box: Input, event: events.Key) -> bool:
@@ -68,3 +69,73 @@ def last_rows_first(screen: Widget, hint: str) -> None:
     scroll.scroll_end(animate=False)  # once laid out in its new height
     scroll.call_after_refresh(lambda: line.update(tr("↑↓: the whole score") + " · " + hint if scroll.max_scroll_y
                                                   else hint))
+
+
+KEYS_HELP = """\
+## Keys
+
+- `1`…`9` (`0` for the tenth): play that card of your hand; if it can take different
+  sets of cards you choose which next.
+- `/` then a card (`7 Den`, `7d`; French deck `7♦`, `Kc`), Enter: play it; add the cards
+  to take (`7d 3c 4s`) to choose the capture at once. Typing a court-card letter opens
+  the box by itself (the French deck's queen with a capital `Q`: `q` is leave).
+- Click a card in your hand: what it can take lights up on the table; click it again
+  (or Enter) to play it, or click one of the lit table cards.
+- `t` at a network table: say something to the table (Enter sends, Esc closes the box);
+  what people say shows in the side panel.
+- `?` or F1: this help. `q`: leave (after a question). Ctrl+C: leave at once.
+"""
+
+KEYS_HELP_IT = """\
+## Tasti
+
+- `1`…`9` (`0` per la decima): gioca quella carta della mano; se può prendere gruppi di
+  carte diversi scegli poi quale.
+- `/` e poi una carta (`7 Den`, `7d`; mazzo francese `7♦`, `Kc`), Invio: la gioca; aggiungi
+  le carte da prendere (`7d 3c 4s`) per scegliere subito la presa. Scrivere la lettera di
+  una figura apre la casella da sé (la donna del mazzo francese con la `Q` maiuscola: `q`
+  è uscire).
+- Clic su una carta della mano: si illumina in tavola ciò che può prendere; un altro clic
+  (o Invio) la gioca, oppure clic su una delle carte illuminate.
+- `t` a un tavolo in rete: scrivi qualcosa al tavolo (Invio invia, Esc chiude la
+  casella); quello che si dice compare nel pannello laterale.
+- `?` o F1: questo aiuto. `q`: esci (dopo una domanda). Ctrl+C: esci subito.
+"""
+
+
+LOBBY_KEYS_HELP = """\
+## Keys in the lobby
+
+- `↑` `↓`: choose a table in the list. Enter or `j`: sit at the chosen table (a finished
+  game: how it ended). `w`: watch the chosen table.
+- `p`: play now (a game with whoever else asks for one); while you wait, Esc or `p` again
+  stops waiting. `c`: create a table.
+- `i`: join a private table with the invite you were given.
+- `o`: tournaments. `r`: list the tables again.
+- `t`: say something to the lobby (Enter sends).
+- `?` or F1: this help. `q`: leave. Ctrl+C: leave at once.
+
+At a table, `?` lists the keys for playing.
+"""
+
+LOBBY_KEYS_HELP_IT = """\
+## Tasti nella sala
+
+- `↑` `↓`: scegli un tavolo nell'elenco. Invio o `j`: siediti al tavolo scelto (una
+  partita finita: come è andata). `w`: guarda il tavolo scelto.
+- `p`: gioca subito (una partita con chi altro la chiede); mentre aspetti, Esc o di nuovo `p`
+  smette di aspettare. `c`: apri un tavolo.
+- `i`: entra in un tavolo privato con l'invito che ti hanno dato.
+- `o`: tornei. `r`: elenca di nuovo i tavoli.
+- `t`: scrivi qualcosa alla sala (Invio invia).
+- `?` o F1: questo aiuto. `q`: esci. Ctrl+C: esci subito.
+
+A un tavolo, `?` elenca i tasti per giocare.
+"""
+
+
+def keys_help(lobby: bool = False) -> str:
+    """The keys the help screen lists: the lobby's, or those of a table."""
+    if lobby:
+        return LOBBY_KEYS_HELP_IT if current_language() == "it" else LOBBY_KEYS_HELP
+    return KEYS_HELP_IT if current_language() == "it" else KEYS_HELP

@@ -159,7 +159,8 @@ class CreateTableScreen(Once, ModalScreen[NewTable | None]):
 
     DEFAULT_CSS = dialog_css("CreateTableScreen", "76") + """
     CreateTableScreen .dialog { height: 90%; }
-    CreateTableScreen #form-fields { height: 1fr; }
+    CreateTableScreen #form-fields { height: 1fr; scrollbar-size-vertical: 1; }
+    CreateTableScreen #form-fields > * { padding-right: 1; }  /* a column between the text and the scroll bar */
     CreateTableScreen .explain { color: $text-muted; padding-left: 2; }
     CreateTableScreen Select { width: 1fr; }
     CreateTableScreen Select > SelectOverlay.-textual-compact { border: round $accent !important; background: $panel; }

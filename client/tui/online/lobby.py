@@ -376,14 +376,20 @@ class InviteScreen(Once, ModalScreen[str | None]):
     def on_mount(self) -> None:
         self._catch_up()
 
+    def _box(self) -> Input | None:
+        """The invite's box, once it is there (not while the screen is put together, nor
+        on a screen that never got it: the program closing as it opened)."""
+        boxes = self.query("#invite").results(Input)
+        return next(boxes, None)
+
     def _catch_up(self) -> None:
-        box = self.query_one("#invite", Input)
-        while self._early:
+        box = self._box()
+        while box is not None and self._early:
             catch_up(box, self._early.pop(0))
 
     def on_key(self, event: events.Key) -> None:
-        box = self.query_one("#invite", Input)
-        if not box.has_focus:  # typed before the box took the focus: no keystroke is lost
+        box = self._box()
+        if box is not None and not box.has_focus:  # typed before the box took the focus: no keystroke is lost
             catch_up(box, event)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:

@@ -13,7 +13,7 @@ from scopa.engine import Preset, RuleSet
 
 async def title_of(rules: RuleSet, seats: int = 2) -> str:
     app = LocalGameApp(rules, ["human"] + ["greedy"] * (seats - 1), seed=3, pace=0)
-    async with app.run_test(size=(100, 24)) as pilot:
+    async with app.run_test(size=(120, 24)) as pilot:  # wide enough for the whole line
         for _ in range(200):
             await pilot.pause()
             if app.board_screen.asking:
