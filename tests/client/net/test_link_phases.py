@@ -344,7 +344,7 @@ async def test_scopa_play_lobby_gets_back_when_creating_and_at_the_end(command: 
             s = await ClientSession.connect("127.0.0.1", proxy.port, "pat")
             s.first_backoff = 0.01
             proxy.reset_before(command)
-            answers = iter(["c", "", "", "", "", "", "greedy", "q"])
+            answers = iter(["c", "", "", "", "", "", "", "", "greedy", "q"])
             out = io.StringIO()
             lobby = Lobby(s, Console(file=out, width=120), GreedyBot, input_fn=lambda prompt: next(answers))
             await lobby.run()
