@@ -242,6 +242,19 @@ async def play_until(app: LocalGameApp, pilot, stop, limit: int = 3000) -> None:
     raise AssertionError("did not get there")
 
 
+async def play_turns_in(app: LocalGameApp, pilot, turns: int) -> None:  # type: ignore[no-untyped-def]
+    """Play "1" at each ask until the person has been asked more than ``turns`` times (counted
+    at each look), then stop at an ask."""
+    asked = 0
+
+    def far_enough() -> bool:
+        nonlocal asked
+        asked += app.board_screen.asking
+        return app.board_screen.asking and asked > turns
+
+    await play_until(app, pilot, far_enough)
+
+
 async def test_the_round_end_waits_for_a_key_and_lists_categories_in_order_R21() -> None:
     app = LocalGameApp(RuleSet(), ["human", "greedy"], seed=5, pace=0)
     async with app.run_test(size=(80, 24)) as pilot:

@@ -11,7 +11,7 @@ from scopa.client.tui.app import LocalGameApp
 from scopa.client.tui.board import BoardScreen
 from scopa.engine import RuleSet
 
-from test_tui_local import play_until
+from test_tui_local import play_turns_in
 from test_tui_small_window import screen_rows
 
 pytestmark = pytest.mark.integration
@@ -23,14 +23,7 @@ async def test_a_narrow_window_keeps_the_piles_and_the_stock(size: tuple[int, in
     monkeypatch.setattr(i18n, "LANGUAGE", "it")
     app = LocalGameApp(RuleSet(), ["human", "greedy"], seed=5, pace=0)
     async with app.run_test(size=size) as pilot:
-        turns = 0
-
-        def a_few_turns_in() -> bool:
-            nonlocal turns
-            turns += app.board_screen.asking
-            return app.board_screen.asking and turns > 3
-
-        await play_until(app, pilot, a_few_turns_in)
+        await play_turns_in(app, pilot, 3)
         await pilot.pause()
         screen = app.screen
         assert isinstance(screen, BoardScreen)

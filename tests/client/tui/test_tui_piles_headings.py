@@ -12,7 +12,7 @@ from scopa.client.text import i18n
 from scopa.client.tui.app import LocalGameApp
 from scopa.engine import RuleSet
 
-from test_tui_local import play_until
+from test_tui_local import play_turns_in
 from test_tui_small_window import screen_rows
 
 pytestmark = pytest.mark.integration
@@ -24,14 +24,7 @@ async def test_each_pile_heading_stands_over_its_numbers(size: tuple[int, int],
     monkeypatch.setattr(i18n, "LANGUAGE", "it")
     app = LocalGameApp(RuleSet(), ["human", "greedy"], seed=5, pace=0)
     async with app.run_test(size=size) as pilot:
-        turns = 0
-
-        def a_few_turns_in() -> bool:
-            nonlocal turns
-            turns += app.board_screen.asking
-            return app.board_screen.asking and turns > 8
-
-        await play_until(app, pilot, a_few_turns_in)
+        await play_turns_in(app, pilot, 8)
         await pilot.pause()
         rows = [row.split("│")[0] for row in screen_rows(app)]
         at = next(i for i, row in enumerate(rows) if re.search(r"\bden\b.*\bprim\b.*\bscope\b", row))
