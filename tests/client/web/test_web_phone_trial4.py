@@ -200,18 +200,24 @@ async def test_a_kept_name_in_use_is_asked_about_never_changed_unasked(site: Sit
     await expect(other.locator("header h1")).to_have_text("Scopa · zia", timeout=WAIT)
 
 
+async def at_a_timed_table_with_a_bot(browser: Browser, s: Site, name: str) -> Page:
+    """``name``'s Italian phone makes a table of 30 s a move with an easy bot, up to her first turn."""
+    page = await open_italian(browser, s, name)
+    await page.wait_for_selector("#preset", timeout=WAIT)
+    await page.select_option("#timer", "30")
+    await page.select_option("#bots", "easy")
+    await page.locator("form:has(#preset) button[type=submit]").tap()
+    await page.wait_for_selector(MINE, timeout=WAIT)
+    return page
+
+
 async def test_the_time_that_ran_out_while_away_is_said_with_the_clock_at_once(browser: Browser) -> None:
     """R13 (the turn clock): carla's connection is lost on her turn and her time runs out
     meanwhile (the server plays for her, the bot answers); back, the page says plainly that
     the server played for her while she was away, and her new turn's clock shows at once."""
     clock = FakeClock()
     async with served(clock=clock) as s:
-        page = await open_italian(browser, s, "carla")
-        await page.wait_for_selector("#preset", timeout=WAIT)
-        await page.select_option("#timer", "30")
-        await page.select_option("#bots", "easy")
-        await page.locator("form:has(#preset) button[type=submit]").tap()
-        await page.wait_for_selector(MINE, timeout=WAIT)
+        page = await at_a_timed_table_with_a_bot(browser, s, "carla")
         port = await front_down(s)
         await page.get_by_role("status").filter(has_text="Connessione persa").wait_for(timeout=WAIT)
         clock.advance(46)  # her turn's 30 s and the round's first 15 s: the server plays for her
@@ -243,12 +249,7 @@ async def test_a_browser_closed_while_the_time_ran_out_is_told_on_coming_back(br
     server's snapshot of the round's plays) and shows her turn's seconds."""
     clock = FakeClock()
     async with served(clock=clock) as s:
-        page = await open_italian(browser, s, "carla")
-        await page.wait_for_selector("#preset", timeout=WAIT)
-        await page.select_option("#timer", "30")
-        await page.select_option("#bots", "easy")
-        await page.locator("form:has(#preset) button[type=submit]").tap()
-        await page.wait_for_selector(MINE, timeout=WAIT)
+        page = await at_a_timed_table_with_a_bot(browser, s, "carla")
         kept = await page.context.storage_state()
         await page.context.close()
         clock.advance(46)  # her turn's 30 s and the round's first 15 s: the server plays for her
