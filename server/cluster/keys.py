@@ -153,14 +153,9 @@ class CameNews:
 News = TableNews | ChatNews | LeaveNews | AskNews | AnswerNews | ToldNews | CameNews
 
 
-def table_entry(n: int, table: wire.TableInfo) -> str:
-    """A table as its member's hash keeps it."""
-    return table_texts("", n, table)[0]
-
-
 def table_texts(member: str, n: int, table: wire.TableInfo) -> tuple[str, str]:
     """A table of ``member`` as its hash keeps it and as its ``table`` message says it (the
-    table's map dumped once for both): the texts of :func:`table_entry` and :func:`table_news`."""
+    table's map dumped once for both): read back by :func:`read_entry` and :func:`read_news`."""
     dumped = json.dumps(table.model_dump(mode="json"), separators=(",", ":"))
     return (f'{{"n":{n:d},"table":{dumped}}}',
             f'{{"k":"table","m":{json.dumps(member)},"n":{n:d},"table":{dumped}}}')
@@ -170,10 +165,6 @@ def read_entry(member: str, raw: bytes | str) -> TableNews | None:
     """A table from its member's hash (None: unreadable)."""
     news = read_news(_text(raw), kind="table", member=member)
     return news if isinstance(news, TableNews) else None
-
-
-def table_news(member: str, n: int, table: wire.TableInfo) -> str:
-    return table_texts(member, n, table)[1]
 
 
 def chat_news(member: str, message: wire.ChatMessage) -> str:

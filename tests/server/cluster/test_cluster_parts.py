@@ -16,7 +16,7 @@ from scopa.protocol.errors import ErrorCode
 from scopa.protocol.convert import rules_to_wire
 from scopa.server.cluster import ClusterOptions
 from scopa.server.cluster.keys import ChatNews, Keys, LeaveNews, TableNews, chat_news, leave_news, read_entry
-from scopa.server.cluster.keys import read_news, table_entry, table_news
+from scopa.server.cluster.keys import read_news, table_texts
 from scopa.server.cluster.keys import AnswerNews, AskNews, CameNews, ToldNews, answer_news, ask_news, came_news
 from scopa.server.cluster.keys import told_news
 from scopa.server.cluster.redis_url import SentinelUrl, parse_sentinel_url
@@ -64,13 +64,13 @@ def test_a_welcome_from_a_lone_server_is_packed_as_before() -> None:
 
 def test_the_news_the_members_exchange_reads_back() -> None:
     table = info(member="127.0.0.1:7015")
-    assert read_news(table_news("m1", 7, table)) == TableNews("m1", 7, table)
-    assert read_entry("m1", table_entry(7, table).encode()) == TableNews("m1", 7, table)
+    assert read_news(table_texts("m1", 7, table)[1]) == TableNews("m1", 7, table)
+    assert read_entry("m1", table_texts("m1", 7, table)[0].encode()) == TableNews("m1", 7, table)
     said = wire.ChatMessage(author="player:ann", text="ciao")
     assert read_news(chat_news("m2", said).encode()) == ChatNews("m2", said)
     assert read_news(leave_news("m3")) == LeaveNews("m3")
-    assert read_news(table_news("m1", 7, table), unless_from="m1") is None  # a member's own
-    assert read_news(table_news("m1", 7, table), unless_from="m2") == TableNews("m1", 7, table)
+    assert read_news(table_texts("m1", 7, table)[1], unless_from="m1") is None  # a member's own
+    assert read_news(table_texts("m1", 7, table)[1], unless_from="m2") == TableNews("m1", 7, table)
 
 
 def test_a_tournament_s_news_between_the_members_reads_back() -> None:
