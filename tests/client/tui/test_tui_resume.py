@@ -63,15 +63,19 @@ def test_a_killed_client_comes_back_to_its_seat_with_the_same_state_directory(tm
             second.expect("Your hand")
             seen = ""  # all the client has shown since "Your hand" (a timeout leaves pexpect's buffer whole)
             boxed = False  # a round's box is up: it waits for Enter (a digit does not close it)
+            entered = 0  # how much had been shown when the last Enter went: a box drawn before it is closed
             for _ in range(3000):  # play the game out: "1" plays the first card
                 if bob.poll() is not None and "Scopa lobby" in seen[-5000:]:
                     break
-                second.send("\r" if boxed or "Game over" in seen else "1")  # the game's result closes on Enter
+                key = "\r" if boxed or "Game over" in seen else "1"  # the game's result closes on Enter
+                entered = len(seen) if key == "\r" else entered
+                second.send(key)
                 try:
                     second.expect(pexpect.TIMEOUT, timeout=0.05)
                 except pexpect.EOF:
                     break
-                boxed = "to go on" in second.before[len(seen) - 20:]
+                # a box's "to go on" drawn since the last look (or split across two looks), never one an Enter closed
+                boxed = "to go on" in second.before[max(len(seen) - 20, entered):]
                 seen = second.before
             code, out = finish(bob)
             assert code == 0, out

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from playwright.async_api import Browser, Page
+from playwright.async_api import Browser, Page, expect
 
 from scopa.engine.cards import CARDS
 from scopa.server.core.clock import FakeClock
@@ -85,8 +85,8 @@ async def test_a_card_that_takes_nothing_says_so_and_a_double_tap_lays_it_down(b
         own = page.locator(f"[data-area=hand] .card[data-card='{card}']")
         name = await own.get_attribute("aria-label")
         await own.tap()
-        said = page.locator("#tap-said")
-        assert await said.text_content() == f"{name} takes nothing: tap it again to lay it on the table."
+        said = page.locator("#tap-said")  # the tap's click may land after tap() returns: waited for
+        await expect(said).to_have_text(f"{name} takes nothing: tap it again to lay it on the table.", timeout=WAIT)
         await own.tap()  # at once: a double tap lays it on the table
         await page.clock.resume()  # the page's time flows again (a wait polls on it)
         await page.locator("[data-area=plays] li", has_text=f"ada: {name}").wait_for(timeout=WAIT)
