@@ -24,8 +24,8 @@ import { heldCard, lostWords, playing } from "./pending";
 // ------------------------------------------------------------------ playing
 function movesWith(card: string): LegalMove[] { return st.legal.filter((m) => m.card === card); }
 
-export function play(m: LegalMove): void {
-  playing(m);
+export function play(m: LegalMove, byClock = false): void {
+  playing(m, byClock);
   if (!send("play", { card: m.card, capture: m.capture, turn: st.turnEvent }, `table:${st.tableId}`)) st.status = lostWords(); // kept: it goes once the seat is back
   st.picked = null; st.choices = null;
   st.legal = [];
@@ -76,7 +76,25 @@ function tapHand(card: string, byKey = false): void {
     return;
   }
   st.picked = card; st.choices = null;
+  lastCall();
   render();
+}
+
+// A card picked, not yet played, as the turn's time runs out: the page plays it (when it has
+// one way to go) a little before the deadline, so that the person's choice counts, not the
+// server's. Should the server have played the turn already, it refuses quietly (pending.ts).
+const LAST_CALL = 1000; // ms before the deadline, on the page's clock
+let callTimer = 0;
+function lastCall(): void {
+  clearTimeout(callTimer);
+  const [card, turn] = [st.picked, st.turnEvent];
+  if (!card || !st.deadline) return;
+  callTimer = window.setTimeout(() => {
+    if (st.picked !== card || st.turnEvent !== turn || st.choices || !heard()) return;
+    if (st.deadline - Date.now() > LAST_CALL) { lastCall(); return; } // the deadline moved on (told again)
+    const moves = movesWith(card);
+    if (moves.length === 1) play(moves[0], true);
+  }, Math.max(0, st.deadline - Date.now() - LAST_CALL));
 }
 
 /** The seat is another tab's now: nothing picked or offered here (the status line says where it is played, and offers it back). */
@@ -148,11 +166,16 @@ function cardButton(card: string, cls: string, onclick: () => void): HTMLButtonE
 
 let timerEl: HTMLElement | null = null;
 let shownOnTable = new Set<string>(); // the table's cards last drawn: a new one arrives animated
-function secondsLeft(): number | null {
+/** The seconds the turn has left, as the server last said (none: no clock runs, or none is shown). */
+function counted(): number | null {
   if (st.gameEnd || !st.view || st.roundEnd || st.replaced) return null; // a seat another tab plays: its clock is there
-  // the connection lost: the server's clock runs on, counted from the deadline last heard (told again once back)
   return st.deadline ? Math.max(0, Math.ceil((st.deadline - Date.now()) / 1000)) : null;
 }
+/** Whether the server is heard now: with the connection lost (a server restarting, a phone
+ * out of reach) nobody knows how the turn's clock stands, until the server tells it again. */
+function heard(): boolean { return st.connected && !!st.you; }
+/** The turn's seconds left, while the server is heard. */
+function secondsLeft(): number | null { return heard() ? counted() : null; }
 function turnWords(): string {
   const v = st.view;
   if (v && !st.gameEnd && heldCard()) return `${t.yourTurn} · ${t.playHeld}`; // played, not yet sent: the seat's turn still
@@ -181,8 +204,8 @@ export function showClock(): void {
     reading.classList.toggle("short", left !== null && left <= 10 && st.legal.length > 0);
   }
   if (!timerEl) return;
-  const unheard = !st.connected && left !== null; // the server's clock runs on without the page
-  timerEl.textContent = left === null ? "" : ` · ${fill(t.secondsLeft, { n: left })}${unheard ? ` · ${t.clockRuns}` : ""}`;
+  const unheard = !heard() && counted() !== null; // a turn's clock, and no server to tell how it stands
+  timerEl.textContent = unheard ? ` · ${t.noAnswer}` : left === null ? "" : ` · ${fill(t.secondsLeft, { n: left })}`;
   timerEl.classList.toggle("short", left !== null && left <= 10);
 }
 setInterval(showClock, 1000);

@@ -13,7 +13,7 @@ import {
 } from "./state";
 import { formRefused, formSent, lobbyScreen, setServerTimeout } from "./lobby";
 import { chatOutOfView, play, seatGone, tableScreen } from "./board";
-import { landed, lostWords, playAgain } from "./pending";
+import { landed, lateRefused, lostWords, playAgain } from "./pending";
 import { takeIn } from "./score";
 import { replayScreen } from "./replayview";
 import { askAboutName, nameScreen, naming } from "./name";
@@ -207,6 +207,7 @@ function handle(f: Frame): void {
       if (["already_at_table", "already_waiting", "not_waiting"].includes(String(b.code))) st.quick = null;
       if (linkRefused(String(b.code))) break; // the link's table is full, or gone: its own box says so (links.ts)
       if (b.code === "no_such_table" && st.watching && st.tableId && !st.view && !st.gameEnd) { tableGone(); break; } // nothing there to wait for
+      if (lateRefused(String(b.code))) break; // the play that went as the time ran out came after the server's own: its played says so
       if (f.re !== null && f.re === formSent.seq && formRefused(sentence(sp.error(String(b.code), String(b.message ?? ""))))) break;
       st.status = refusal = sentence(sp.error(String(b.code), String(b.message ?? ""))); refusalOn = "";
       break;
@@ -349,7 +350,11 @@ function handle(f: Frame): void {
 let timedOutNote = ""; // the time-out the person's notice tells of
 let catchingUp = false; // the seat is back (resumed): the events it missed come, up to its turn
 let awayPlays: string[] = []; // the cards the server played for the person meanwhile, their time run out
-let flashOf: number | null = null; // the seat whose play the flash tells of (a spectator's stays up until that seat plays again)
+let flashOf: number | null = null; // the seat whose play the flash tells of
+let flashAt = 0; // when it was first said (the page's clock)
+// A spectator's notice of a play (a scopa, a time-out) goes as the game moves on: at the first play that comes once it
+// has been up this long, so that a bot answering at once does not take it away before it could be read.
+const NOTICE_SHOWN = 4000;
 function played(b: Body): void {
   const v = st.view;
   if (!v) return;
@@ -370,9 +375,9 @@ function played(b: Body): void {
     const card = cardName(b.card, deck);
     if (b.seat === st.seat && catchingUp) { awayPlays.push(card); st.timedOut = fill(t.timedOutAway, { cards: awayPlays.join(", ") }); timedOutNote = ""; } // not old news at the turn that follows
     else if (b.seat === st.seat) st.timedOut = timedOutNote = fill(t.timedOutYou, { card });
-    else { st.flash = fill(t.timedOutOf, { card, name: seatName(b.seat) }); flashOf = b.seat; }
-  } else if (b.scopa) { st.flash = b.seat === st.seat ? t.scopaYou : fill(t.scopaOf, { name: seatName(b.seat) }); flashOf = b.seat; } // a player's news stays up until they play
-  else if (b.seat === st.seat || (st.seat === null && (flashOf === null || flashOf === b.seat))) { st.flash = ""; flashOf = null; }
+    else { st.flash = fill(t.timedOutOf, { card, name: seatName(b.seat) }); flashOf = b.seat; flashAt = Date.now(); }
+  } else if (b.scopa) { st.flash = b.seat === st.seat ? t.scopaYou : fill(t.scopaOf, { name: seatName(b.seat) }); flashOf = b.seat; flashAt = Date.now(); } // a player's news stays up until they play
+  else if (b.seat === st.seat || (st.seat === null && (flashOf === null || Date.now() - flashAt >= NOTICE_SHOWN))) { st.flash = ""; flashOf = null; }
   if (v.hand_sizes?.every((n) => n === 0) && v.stock > 0 && !v.hand) redeal(v); // a spectator's count
 }
 

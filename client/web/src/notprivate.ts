@@ -12,6 +12,7 @@ export function sayNotPrivate(): void {
   notice.hidden = true;
 }
 
+const INFO = '<svg viewBox="0 0 16 16" width="14" height="14" aria-hidden="true" focusable="false"><circle cx="8" cy="8" r="7" fill="none" stroke="currentColor" stroke-width="1.5"/><circle cx="8" cy="4.6" r="1.1" fill="currentColor"/><path d="M8 7.2v5" stroke="currentColor" stroke-width="1.8"/></svg>';
 const LOCK = '<svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true" focusable="false"><path fill="none" stroke="currentColor" stroke-width="2" d="M5 11h14v10H5zM8 11V7a4 4 0 0 1 7.5-2"/></svg>';
 
 /** A page served without TLS: an open lock and its short label, with the notice behind it
@@ -24,8 +25,11 @@ function notPrivateMark(): HTMLElement | string {
   mark.id = "not-private-mark";
   mark.title = t.notEncrypted;
   mark.innerHTML = LOCK;
-  // its name too, read as it is seen, in plain words ("Connessione non cifrata"), and the ⓘ that says a tap tells more
-  mark.append(h("span", {}, t.notEncrypted, h("span", { class: "info", "aria-hidden": "true" }, " ⓘ")));
+  // its name too, read as it is seen, in plain words ("Connessione non cifrata"), and a drawn "i" in a ring that says a
+  // tap tells more (drawn, not a character: a font without the sign would show a box)
+  const info = h("span", { class: "info", "aria-hidden": "true" });
+  info.innerHTML = INFO;
+  mark.append(h("span", {}, t.notEncrypted), info);
   return mark;
 }
 

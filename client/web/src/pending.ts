@@ -8,9 +8,19 @@ import { deck, st, t } from "./state";
 
 let pending: LegalMove | null = null;
 let lost = false; // the connection went while the play waited for its answer
+let late = false; // the last play went by itself as the turn's time ran out (board.ts)
 
-/** The person plays ``m`` (sent, or not: the connection is down). */
-export function playing(m: LegalMove): void { pending = m; lost = false; }
+/** The person plays ``m`` (sent, or not: the connection is down); ``byClock``: the card they
+ * picked, sent as the turn's time ran out. */
+export function playing(m: LegalMove, byClock = false): void { pending = m; lost = false; late = byClock; }
+
+/** Whether the server's refusal ``code`` answers the play that went as the time ran out,
+ * too late: the server had played the turn itself (and says so), nothing more to tell. */
+export function lateRefused(code: string): boolean {
+  const was = late && code === "not_your_turn";
+  late = false;
+  return was;
+}
 
 /** The seat's own play came back from the server: nothing waits. */
 export function landed(): void { pending = null; lost = false; }

@@ -234,10 +234,10 @@ async def test_the_time_that_ran_out_while_away_is_said_with_the_clock_at_once(b
 
 async def test_the_plain_connection_says_what_it_is_in_the_footer(site: Site, browser: Browser) -> None:
     """The footer's mark of a page served without TLS says in plain words what it means
-    ("Connessione non cifrata", with an ⓘ for more), and a tap still says more."""
+    ("Connessione non cifrata", with an info sign for more), and a tap still says more."""
     page = await comes_by_the_link(browser, site.url)
     mark = page.locator("footer #not-private-mark")
-    assert (await mark.inner_text()).strip() == "Connessione non cifrata ⓘ"
+    assert (await mark.inner_text()).strip() == "Connessione non cifrata"
     await expect(page.get_by_role("button", name="Connessione non cifrata", exact=True)).to_have_count(1)
     await mark.tap()
     await expect(page.locator("dialog[open] p").first).to_contain_text("non è cifrato")
