@@ -28,6 +28,7 @@ from ..text import Invite, seated_name, invite_string
 from ..net import LinkEvent, LinkStatus, ClientSession, ConnectionLost, ServerRefused, share_host
 from .human import TerminalPlayer
 from .tablewords import Leaving
+from .words import LOBBY, command_of
 from .club import tournament_command
 from .prompt import InputFn, LineReader
 from .seatfile import SeatKeeper, said_before
@@ -221,31 +222,31 @@ class Lobby:
                 tables = await self.show()
                 continue
             word, _, rest = line.partition(" ")
-            word = word.lower()
-            if word in ("q", "quit", "exit", "esci"):
+            command = command_of(word, LOBBY)
+            if command == "quit":
                 return
-            if word in ("r", "refresh", "l", "list", ""):
+            if command == "refresh":
                 tables = await self.show()
-            elif word in ("?", "h", "help"):  # the lobby's commands, as ? lists the game's at the move prompt
+            elif command == "help":  # the lobby's commands, as ? lists the game's at the move prompt
                 self.say(menu())
-            elif word in ("p", "play", "now"):
+            elif command == "play":
                 if await self.play_now(rest.strip()):
                     tables = await self.show()
-            elif word in ("c", "create", "new"):
+            elif command == "create":
                 if await self.create():
                     tables = await self.show()
-            elif word in ("j", "join"):
+            elif command == "join":
                 table_id = rest.strip() or await self.ask(tr("Table id: "))
                 if await self.join(table_id, tables):
                     tables = await self.show()
-            elif word in ("w", "watch"):
+            elif command == "watch":
                 table_id = rest.strip() or await self.ask(tr("Table id: "))
                 if table_id:
                     await watch_table(self.session, self.console, table_id)
                     tables = await self.show()
-            elif word in ("t", "tournament", "tournaments"):
+            elif command == "tournaments":
                 await tournament_command(self.session, self.console, rest)
-            elif word in ("b", "board", "leaderboard"):
+            elif command == "leaderboard":
                 await self.leaderboard(rest.strip() or "scopa")
             elif any(t.id == line for t in tables):
                 if await self.join(line, tables):

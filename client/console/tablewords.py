@@ -1,7 +1,7 @@
 """What one may type at the plain client's move prompt besides a move: ``?`` (or
-``aiuto``, ``help``) lists it all, ``!text`` (or ``chat text``) says ``text`` to the
-table, ``esci`` (or ``q``, ``quit``, ``leave``) leaves the game after asking.  Either language's word
-works whatever the terminal speaks."""
+``aiuto``, ``help``) lists it all, ``!text`` (or ``chat text``, ``scrivi text``) says ``text``
+to the table, ``esci`` (or ``q``, ``quit``, ``leave``) leaves the game after asking.  Either
+language's word works whatever the terminal speaks (:data:`.words.TABLE`)."""
 
 from __future__ import annotations
 
@@ -11,11 +11,7 @@ from dataclasses import dataclass
 from rich.text import Text
 
 from ..text import tr
-
-HELP_WORDS = frozenset({"?", "aiuto", "help"})
-CHAT_WORDS = frozenset({"chat"})
-LEAVE_WORDS = frozenset({"esci", "leave", "q", "quit", "exit"})
-YES = frozenset({"s", "si", "sì", "y", "yes"})
+from .words import ANSWERS, TABLE, command_of
 
 
 @dataclass(frozen=True)
@@ -33,12 +29,12 @@ def table_line(line: str) -> TableLine | None:
     if typed.startswith("!"):
         return TableLine("chat", typed[1:].strip())
     word, _, rest = typed.partition(" ")
-    word = word.lower()
-    if word in HELP_WORDS:
+    command = command_of(word, TABLE)
+    if command == "help":
         return TableLine("help")
-    if word in CHAT_WORDS:
+    if command == "chat":
         return TableLine("chat", rest.strip())
-    if word in LEAVE_WORDS and not rest.strip():
+    if command == "leave" and not rest.strip():
         return TableLine("leave")
     return None
 
@@ -71,7 +67,7 @@ class Leaving:
 
 def is_yes(answer: str) -> bool:
     """``s``/``sì`` or ``y``/``yes``: anything else (Enter too) is no."""
-    return answer.strip().lower() in YES
+    return command_of(answer, ANSWERS) == "yes"
 
 
 def example_whole(hint: str, width: int) -> str:

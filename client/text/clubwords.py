@@ -161,7 +161,7 @@ CONNECTION_ITALIAN: dict[str, str] = {
     "a move's number, or its card as shown (7d, 7 Den): play it":
         "il numero di una mossa, o la sua carta come la vedi (7d, 7 Den): la giochi",
     "? or aiuto: this list": "? o aiuto: questo elenco",
-    "!text or chat text: say text to the table": "!testo o chat testo: dici testo al tavolo",
+    "!text or chat text: say text to the table": "!testo o scrivi testo: dici testo al tavolo",
     "esci or q: leave the game (you are asked first)": "esci o q: lascia la partita (prima ti viene chiesto)",
     "Ctrl+C: close the client at once": "Ctrl+C: chiude subito il programma",
     "Type the words after the !, e.g. !ciao a tutti": "Scrivi le parole dopo il !, per esempio !ciao a tutti",
