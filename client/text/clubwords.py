@@ -123,6 +123,7 @@ CONNECTION_ITALIAN: dict[str, str] = {
     "Said at the table so far:": "Detto al tavolo finora:",
     "Table {table} is full: its game starts.": "Il tavolo {table} è al completo: la partita comincia.",
     "Table {table}: {who} sits down ({n}/{seats}).": "Tavolo {table}: si siede {who} ({n}/{seats}).",
+    "Table {table}: {who} sit down ({n}/{seats}).": "Tavolo {table}: si siedono {who} ({n}/{seats}).",
     "You are back at your seat: now you play again.": "Sei di nuovo al tuo posto: ora riprendi tu.",
     "{card} (scopa)": "{card} (scopa)",
     "You left the game at table {table}: a bot plays your seat.":
@@ -265,9 +266,11 @@ ARCHIVE_ITALIAN: dict[str, str] = {
     "keys": "tasti",
     # a server's finished games and its leaderboard (scopa games, scopa leaderboard)
     "{who} won {totals} ({reason})": "vince {who} {totals} ({reason})",
+    "{both} won {totals} ({reason})": "vincono {both} {totals} ({reason})",
     "a bot for {name}": "un bot al posto di {name}",
     "you left the game; {result}": "hai lasciato la partita; {result}",
     "{who} left the game; {result}": "{who} ha lasciato la partita; {result}",
+    "{both} left the game; {result}": "{both} hanno lasciato la partita; {result}",
     "The game at table {table} is over.": "La partita al tavolo {table} è finita.",
     "Every game here is over (w on one shows how it ended): press c to create a table.":
         "Qui le partite sono tutte finite (w su una dice com'è andata): premi c per aprire un tavolo.",

@@ -368,6 +368,7 @@ ITALIAN: dict[str, str] = {
     "(played by the game master)": "(giocata dal server)",
     "Totals:": "Totali:",
     "Game over ({reason}): {who} wins {totals}": "Partita finita ({reason}): vince {who} {totals}",
+    "Game over ({reason}): {who} win {totals}": "Partita finita ({reason}): vincono {who} {totals}",
     "{name} lost the connection; the table waits up to {time}.":
         "{name} ha perso la connessione; il tavolo aspetta fino a {time}.",
     "{name} did not come back: a {strategy} bot plays the seat.":
@@ -415,6 +416,7 @@ ITALIAN: dict[str, str] = {
         "Smazzata {n}/{rounds} · {move} · passo {i}/{steps} — {text}",
     "Game over: {reason}, {totals}": "Partita finita: {reason}, {totals}",
     "Game over: {who} won {totals} ({reason})": "Partita finita: vince {who} {totals} ({reason})",
+    "Game over: {both} won {totals} ({reason})": "Partita finita: vincono {both} {totals} ({reason})",
     "game {game}: record written to {file} ({n} rounds)": "partita {game}: registrazione scritta in {file} ({n} smazzate)",
     "Games: {presets}": "Giochi: {presets}",
     "Game [{default}]: ": "Gioco [{default}]: ",
