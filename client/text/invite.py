@@ -165,6 +165,14 @@ def name_problem(typed: str, option: str = "--name ") -> str | None:
     return tr("{problem}. Try {offer}.", problem=problem, offer=offer)
 
 
+def renamed_text(asked: str | None, granted: str | None) -> str | None:
+    """What to tell a person whose name was taken on the server, which gave them another
+    (``asked`` "Giulia", ``granted`` "Giulia2"); None: they have the name they asked for."""
+    if not asked or not granted or normal_name(asked) == granted:
+        return None
+    return tr("The name {asked} is already in use: here you are {name}.", asked=normal_name(asked), name=granted)
+
+
 def leave_question(others: Sequence[str | None], bot_takeover: bool | None) -> str:
     """What leaving the game now does at this table, as the server does it (PROTOCOL.md
     ``leave_table``): a bot plays the seat when the table says so (``bot_takeover``;

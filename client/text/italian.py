@@ -185,7 +185,7 @@ ITALIAN: dict[str, str] = {
     "There is no card {n}: choose 1–{last}.": "Non c'è la carta {n}: scegli da 1 a {last}.",
     "Not your turn: {name} is playing.": "Non è il tuo turno: tocca a {name}.",
     "Not your turn yet.": "Non è ancora il tuo turno.",
-    "The name {asked} is taken: you play as {name}.": "Il nome {asked} è già preso: giochi come {name}.",
+    "The name {asked} is already in use: here you are {name}.": "Il nome {asked} è già in uso: qui sei {name}.",
     "create": "crea",
     "join": "siediti",
     "invite": "invito",
