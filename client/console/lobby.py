@@ -24,7 +24,7 @@ from scopa.protocol.convert import rules_from_wire
 from ..game import seconds_text, GameResult, SeatCameBack, SeatNotice, SeatTakenByBot, SeatWentAway
 from ..text import Flow, tr, notice_line, rules_line, word_text, leaderboard_lines
 from ..text import error_text, leave_question, no_table_text, refusal_text, render_standings
-from ..text import Invite, seated_name, invite_string
+from ..text import Invite, link_text, seated_name, invite_string
 from ..net import LinkEvent, LinkStatus, ClientSession, ConnectionLost, ServerRefused, share_host
 from .human import TerminalPlayer
 from .tablewords import Leaving
@@ -145,10 +145,10 @@ class Lobby:
         """Say at once that the connection is lost, back, or given up on."""
         if event.status is LinkStatus.LOST:
             self._link_down.set()
-            self.say(Text(tr("Connection lost; reconnecting…"), style="yellow"))
+            self.say(Text(link_text(back=False), style="yellow"))
         elif event.status is LinkStatus.RECONNECTED:
             self._link_down.clear()
-            self.say(Text(tr("Reconnected as {name}.", name=self.session.name), style="green"))
+            self.say(Text(link_text(back=True), style="green"))
         else:
             self.say(Text(tr("Could not get back to the server: it does not answer."), style="red"))
 

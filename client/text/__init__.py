@@ -51,7 +51,7 @@ from .qr import qr_text
 from .games import PRESET_NAMES, end_reason_text, game_lines, game_over_text, leaderboard_lines, matching_preset, rules_line, rules_name
 from .replaywords import deal_text, plain_lines, position_text, result_text, scope_text, score_lines, shown_names, step_text, viewer_seat
 from .options import NONE_WORDS, NO_TIMER, SERVER_TIMER, coerce, parse_timer, timer_choices, timer_range
-from .invite import Invite, gave_up_text, invite_string, leave_question, lost_text, name_forms, name_problem, parse_invite, refusal_text, renamed_text, seated_text
+from .invite import Invite, gave_up_text, invite_string, leave_question, link_text, lost_text, name_forms, name_problem, parse_invite, refusal_text, renamed_text, seated_text
 from .board import BoardState, RoundResult, apply_public, game_table, leftovers_line, round_parts, round_table, tie_note
 from .rulebook import (
     ASSO_TEXT,
@@ -129,6 +129,7 @@ __all__ = [
     "name_forms",
     "name_problem",
     "renamed_text",
+    "link_text",
     "label",
     "labels",
     "language",

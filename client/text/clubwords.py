@@ -75,8 +75,6 @@ CLUB_ITALIAN: dict[str, str] = {
     "only {seats} seats to fill, {n} bots named": "solo {seats} posti da riempire, {n} bot nominati",
     "options are NAME=VALUE, e.g. re_bello=true; {item} is not":
         "le opzioni sono NOME=VALORE, per esempio re_bello=true; {item} non lo è",
-    "Connection lost; reconnecting…": "Connessione persa; mi ricollego…",
-    "Reconnected as {name}.": "Di nuovo in linea come {name}.",
     "Could not get back to the server: it does not answer.": "Impossibile tornare al server: non risponde.",
     "Lobby> ": "Sala> ",
     "Table id: ": "Numero del tavolo: ",
@@ -170,6 +168,8 @@ CONNECTION_ITALIAN: dict[str, str] = {
     "Leaving the table…": "Lasci il tavolo…",
     "You stay at the table.": "Resti al tavolo.",
     "The connection to the server was lost.": "La connessione al server si è interrotta.",
+    "Connection to the server lost: retrying…": "Connessione al server persa: riprovo…",
+    "Connected again.": "Di nuovo connesso.",
     "No server answers at {address}: is the address right, and is the server (scopa serve) on?":
         "Nessun server risponde a {address}: l'indirizzo è giusto, e il server (scopa serve) è acceso?",
     "{address} does not answer: check the address and the network.":

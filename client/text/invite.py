@@ -112,6 +112,12 @@ def lost_text(unreachable: Sequence[tuple[str, str]]) -> str:
     return "\n".join(dict.fromkeys(lines)) or tr("The connection to the server was lost.")
 
 
+def link_text(back: bool) -> str:
+    """What both terminal clients say when the connection to the server is lost (and
+    they try again by themselves), or ``back``."""
+    return tr("Connected again.") if back else tr("Connection to the server lost: retrying…")
+
+
 def _unreachable_line(why: str, address: str) -> str:
     host = address.removeprefix("tls://").rsplit(":", 1)[0]
     if why == "refused":

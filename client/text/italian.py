@@ -232,9 +232,7 @@ ITALIAN: dict[str, str] = {
     "Your friends run scopa play --invite with it (or press i in the lobby and paste it).":
         "I tuoi amici lo danno a scopa play --invite (o premono i nella sala e lo incollano).",
     "Not sent while reconnecting: {text}": "Non inviato durante la riconnessione: {text}",
-    "Connection lost: reconnecting… your moves are kept until it is back.":
-        "Connessione persa: mi ricollego… le tue mosse restano da parte finché non torna.",
-    "Reconnected.": "Di nuovo in linea.",
+    "Your moves are kept until it is back.": "Le tue mosse restano da parte finché non torna.",
     "Your private table is open: pass this invite on": "Il tuo tavolo privato è aperto: passa questo invito",
     "In a browser:": "In un browser:",
     "In a terminal:": "In un terminale:",
