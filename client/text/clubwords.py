@@ -310,6 +310,11 @@ LOG_ITALIAN: dict[str, str] = {
     "metrics on http://%s:%s/metrics (and /healthz, /readyz)": "metriche su http://%s:%s/metrics (e /healthz, /readyz)",
     "made a self-signed certificate in %s": "creato un certificato autofirmato in %s",
     "announced on the LAN as %r": "annunciato sulla rete locale come %r",
+    "the LAN announcement failed: %s": "l'annuncio sulla rete locale non è riuscito: %s",
+    "no LAN address to announce: this server is not announced":
+        "nessun indirizzo di rete locale da annunciare: questo server non viene annunciato",
+    "tournament %s created by %s: %s": "torneo %s creato da %s: %s",
+    "%d tournaments restored from the journal": "%d tornei ripristinati dal registro",
     "SIGTERM: stopping the server": "SIGTERM: il server si ferma",
     "server stopped": "server fermato",
     "connection %s from %s": "connessione %s da %s",
@@ -326,6 +331,8 @@ LOG_ITALIAN: dict[str, str] = {
     "table %s: game finished, winner side %s, totals %s (%s)":
         "tavolo %s: partita finita, vince la parte %s, totali %s (%s)",
     "table %s: game abandoned (%s)": "tavolo %s: partita interrotta (%s)",
+    "table %s: game abandoned (%s left)": "tavolo %s: partita interrotta (l'ha lasciata %s)",
+    "table %s: game abandoned (seat %s did not come back)": "tavolo %s: partita interrotta (il posto %s non è tornato)",
     "table %s: not rated (%s)": "tavolo %s: non conta per la classifica (%s)",
     "table %s: closed (%s)": "tavolo %s: chiuso (%s)",
     "table %s closed: nobody is waiting at it": "tavolo %s chiuso: non ci aspetta nessuno",
@@ -348,6 +355,13 @@ LOG_ITALIAN: dict[str, str] = {
         "tavolo %s: il posto %s ha sbagliato mossa %s volte; gioca il server al suo posto",
 }
 
+LOG_WORDS: dict[str, str] = {
+    # the server's own words put in its log lines (why a game was abandoned), not words of the protocol
+    "closed by the operator": "chiusa dall'operatore",
+    "internal_error": "errore interno del server",
+    "the journal did not store its start": "il registro non ne ha salvato l'inizio",
+}
+
 LOG_COUNTED: dict[str, tuple[int, ...]] = {
     # the arguments of a log line that number a seat or a side from 0: the text log counts them from 1,
     # as the clients say "seat 1" (the JSON log keeps the server's numbers)
@@ -361,6 +375,7 @@ LOG_COUNTED: dict[str, tuple[int, ...]] = {
     "table %s: a bot takes seat %s (%s)": (1,),
     "table %s: seat %s (%s) is played by its person again": (1,),
     "table %s: seat %s refused %s times; the game master plays": (1,),
+    "table %s: game abandoned (seat %s did not come back)": (1,),
     "connection %s resumes seat %s of table %s as %s": (1,),
     "connection %s: seat %s of table %s resumed too often; retry in %.1f s": (1,),
 }
