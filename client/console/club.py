@@ -9,7 +9,7 @@ from rich.text import Text
 
 from ..net import ClientSession, ServerRefused
 from ..text import error_text, render_standings, render_tournaments, tr
-from .words import TOURNAMENT, command_of
+from .tablewords import TOURNAMENT, command_of
 
 
 def tournament_help() -> str:

@@ -28,7 +28,7 @@ from ..text import Invite, link_text, seated_name, invite_string
 from ..net import LinkEvent, LinkStatus, ClientSession, ConnectionLost, ServerRefused, share_host
 from .human import TerminalPlayer
 from .tablewords import Leaving
-from .words import LOBBY, command_of
+from .tablewords import LOBBY, command_of
 from .club import tournament_command
 from .prompt import InputFn, LineReader
 from .seatfile import SeatKeeper, said_before

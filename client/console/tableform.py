@@ -15,7 +15,7 @@ from scopa.engine import Preset, RuleSet, RuleSetError
 from ..text import tr, catalog_value, coerce, level_named, level_text, rules_line, rules_problem_text
 from ..text import NONE_WORDS, NO_TIMER, parse_timer, timer_choices, timer_range
 from .prompt import LineReader
-from .words import ANSWERS, command_of
+from .tablewords import ANSWERS, command_of
 
 __all__ = ["NewTable", "TableForm", "levels_listed", "parse_bots", "parse_options"]
 

@@ -31,7 +31,7 @@ from .leases import Lease
 from .loop import Inbox
 from .marks import PlayMarks, restore_spans
 from .turns import Turns, YieldingBot
-from .loop import TableLoop
+from .loop import TableLoop, log_abandoned
 
 log = logging.getLogger("scopa.server")
 
@@ -448,11 +448,9 @@ class Table(TableLoop, TableNotices):
         else:
             self.abandon("the journal did not store its start")
 
-    def abandon(self, reason: str = "", leaver: ServerSession | None = None, re: int | None = None,
-                gone: int | None = None) -> None:
-        """End a running game with no winner; ``leaver`` (who asked to leave, with its leave_table's
-        seq) is told ``left``; ``game_end`` names its seat, or ``gone``, a seat not come back.
-        ``reason``: why, for the log, when it was neither of them."""
+    def abandon(self, reason: str = "", leaver: ServerSession | None = None, re: int | None = None, gone: int | None = None) -> None:
+        """End a running game with no winner (``reason``: why, when no seat ended it); ``leaver`` (who asked to
+        leave, with its leave_table's seq) is told ``left``; ``game_end`` names its seat, or ``gone``, a seat not come back."""
         if self.state is not wire.TableState.PLAYING:
             return
         if self.task is not None and self.task is not asyncio.current_task():
@@ -464,12 +462,7 @@ class Table(TableLoop, TableNotices):
         totals = list(self.master.state.totals) if self.master else []
         self.broadcaster.emit(wire.GameEnd(event=self.events.next_event(), winner=None, totals=totals,
                                            reason=EndReason.ABANDONED.value, leaver=seat))
-        if leaver is not None:
-            log.info("table %s: game abandoned (%s left)", self.id, leaver.party)
-        elif gone is not None:
-            log.info("table %s: game abandoned (seat %s did not come back)", self.id, gone)
-        else:
-            log.info("table %s: game abandoned (%s)", self.id, reason)
+        log_abandoned(self.id, reason, leaver.party if leaver is not None else None, gone)
         metrics.GAMES_ABANDONED.inc()
         self._finish(wire.LeftReason.ABANDONED.value, leaver, re, left_seat=seat)
 

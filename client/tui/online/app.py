@@ -165,10 +165,8 @@ class NetApp(ScopaApp):
             session = await ClientSession.connect(self.host, self.port, self.player_name,
                                                   proxied_for=self.proxied_for, **self.link_options)
         self.session = session
-        renamed = renamed_text(self.player_name, session.name)
-        if renamed is not None:
-            if self.lobby is not None:
-                self.lobby.rename(tr("{name} on {server}", name=session.name, server=self.server))
+        if (renamed := renamed_text(self.player_name, session.name)) is not None and self.lobby is not None:
+            self.lobby.rename(tr("{name} on {server}", name=session.name, server=self.server))
             self.tell(renamed)
         session.observers.append(lambda c: self.call_later(self.on_server_command, c))
         session.link_observers.append(self._link_changed)

@@ -15,7 +15,7 @@ from scopa.bots import GreedyBot
 from scopa.client.console.club import parse_tournament_command
 from scopa.client.console.lobby import Lobby
 from scopa.client.console.tablewords import TableLine, is_yes, table_line
-from scopa.client.console.words import ANSWERS, LOBBY, TABLE, TOURNAMENT
+from scopa.client.console.tablewords import ANSWERS, LOBBY, TABLE, TOURNAMENT
 from scopa.client.net import ClientSession
 from scopa.client.text import i18n
 from scopa.server import NetworkEngine
