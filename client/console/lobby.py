@@ -11,7 +11,7 @@ import asyncio
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from rich.console import Console
+from rich.console import Console, ConsoleOptions, RenderResult
 from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
@@ -51,22 +51,50 @@ def menu() -> Flow:
 
 
 
+class NarrowTable(Table):
+    """A table as wide as what it holds.  In a terminal too narrow for that, the columns
+    with a ratio share what the others leave them: each gets its ``min_width``, then
+    the room left by their ratios."""
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        flexible = [column for column in self.columns if column.ratio]
+        for column in flexible:
+            column.width = None
+        wide = options.update_width(10_000)
+        natural = self.__rich_measure__(console, wide).maximum
+        if natural > options.max_width:
+            needs = [self._measure_column(console, wide, column) for column in flexible]
+            padding = sum(self._get_padding_width(column._index) for column in flexible)
+            room = options.max_width - (natural - sum(need.maximum for need in needs)) - padding
+            least = [column.min_width or 1 for column in flexible]
+            spare, ratios = max(0, room - sum(least)), sum(column.ratio or 0 for column in flexible)
+            for column, low in zip(flexible, least):
+                column.width = low + spare * (column.ratio or 0) // ratios
+        yield from super().__rich_console__(console, options)
+
+
 def render_tables(tables: Sequence[TableInfo]) -> Table | Text:
     """The lobby's tables: id, rules (with the turn timer, and "private" at a private table
-    its players see), who sits where, state."""
+    its players see), who sits where, state (a finished game abandoned says so).  The
+    seats' column is as wide as its longest name at least: a narrow terminal wraps the
+    rules before it breaks a name."""
     if not tables:
         return Text(tr("No tables yet: create one with c."), style="dim")
-    t = Table(title=tr("Tables"), expand=False)
-    for column in (tr("table"), tr("rules"), tr("seats"), tr("state"), tr("watching")):
-        t.add_column(column)
-    for info in tables:
-        seats = Text(", ").join(
-            Text(seated_name(name, i in info.bots)) if name is not None else Text(tr("free"), style="green")
-            for i, name in enumerate(info.seats)
-        )
+    seated = [[Text(seated_name(name, i in info.bots) + ",") if name is not None else
+               Text(tr("free") + ",", style="green") for i, name in enumerate(info.seats)] for info in tables]
+    t = NarrowTable(title=tr("Tables"))
+    t.add_column(tr("table"), no_wrap=True)
+    t.add_column(tr("rules"), ratio=1, min_width=8)
+    t.add_column(tr("seats"), ratio=1, min_width=max(name.cell_len for names in seated for name in names))
+    t.add_column(tr("state"), no_wrap=True)
+    t.add_column(tr("watching"), no_wrap=True)
+    for info, names in zip(tables, seated):
+        names[-1].right_crop(1)  # no comma after the last seat
+        seats = Text(" ").join(names)
         style = {TableState.WAITING: "green", TableState.PLAYING: "yellow"}.get(info.state, "dim")
         away = tr("(1 away)") if len(info.away) == 1 else tr("({n} away)", n=len(info.away))
-        state = word_text(info.state.value) + (" " + away if info.away else "")
+        said = tr("abandoned") if info.abandoned else word_text(info.state.value)
+        state = said + (" " + away if info.away else "")
         clock = " · ⏱ " + seconds_text(round(info.turn_timeout)) if info.turn_timeout else ""  # the table's turn clock
         private = " · " + tr("private") if info.private else ""
         t.add_row(info.id, rules_line(rules_from_wire(info.rules)) + clock + private, seats, Text(state, style=style),

@@ -401,6 +401,7 @@ LOBBY_ITALIAN: dict[str, str] = {
     "Your friends run:": "I tuoi amici lanciano:",
     "a turn timer is a time from {range}, e.g. 0:30; {text} is not":
         "il tempo per mossa va {range}, per esempio 0:30; {text} non lo è",
+    "abandoned": "abbandonata",
     "answer y (yes) or n (no)": "rispondi s (sì) o n (no)",
     "e.g. {times}": "per esempio {times}",
     "none: no timer at all": "nessuno: senza tempo",

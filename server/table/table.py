@@ -129,7 +129,7 @@ class Table(TableLoop, TableNotices):
                 member=self.member,
                 bot_takeover=self.bot_takeover,
                 bots=[i for i, s in enumerate(self.seats) if s is not None and s.bot is not None],
-                rematch_of=self.rematch_of,
+                rematch_of=self.rematch_of, abandoned=self.finish_reason == wire.LeftReason.ABANDONED.value,
             )
             self._info = (key, info) if self.state is wire.TableState.WAITING else None
             return info
