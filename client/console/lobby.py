@@ -428,9 +428,10 @@ class Lobby:
             player.stop_listening() if isinstance(player, TerminalPlayer) else None
         if self.seats is not None:
             self.seats.forget()
-        if result.winner is None and not (isinstance(player, TerminalPlayer) and player.board.over):  # else said
-            self.say(Text(tr("The game ended without a winner ({reason}).", reason=word_text(result.reason)),
-                          style="bold"))
+        if result.winner is None:  # nobody won, nor lost: the end said so, or it is said here
+            if not (isinstance(player, TerminalPlayer) and player.board.over):
+                self.say(Text(tr("The game ended without a winner ({reason}).", reason=word_text(result.reason)),
+                              style="bold"))
         else:
             self.say(Text(tr("You won!"), style="bold green") if result.won else Text(tr("You lost."), style="bold"))
         self.say(Text(tr("Back in the lobby."), style="dim"))

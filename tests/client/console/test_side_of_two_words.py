@@ -54,3 +54,35 @@ def test_the_lobby_says_si_siedono_when_two_sit_down() -> None:
     one = news._news(table("Anna", None, None, None), table("Anna", "Bea", None, None))
     assert two is not None and two.plain == "Tavolo 9: si siedono Bea, Luca (3/4)."
     assert one is not None and one.plain == "Tavolo 9: si siede Bea (2/4)."
+
+
+@pytest.mark.integration
+async def test_a_game_left_with_no_winner_is_not_said_lost() -> None:
+    """Leaving a game against a bot ends it with no winner: the plain lobby says nobody
+    won, and not "Hai perso." after it."""
+    import asyncio
+    import io
+
+    from rich.console import Console
+
+    from scopa.client.console.human import TerminalPlayer
+    from scopa.client.console.lobby import Lobby
+    from scopa.client.net import ClientSession
+    from scopa.server import NetworkEngine
+
+    engine = NetworkEngine("127.0.0.1", 0, seed=11)
+    await engine.start()
+    try:
+        async with asyncio.timeout(60):  # a safety net only
+            session = await ClientSession.connect("127.0.0.1", engine.port, "Luca")
+            answers = iter(["c", *[""] * 7, "medio", "esci", "s", "esci"])
+            out = io.StringIO()
+            console = Console(file=out, width=100)
+            lobby = Lobby(session, console, lambda: TerminalPlayer("Luca", console, reader=lobby.reader),
+                          input_fn=lambda prompt: next(answers))
+            await lobby.run()
+            said = out.getvalue()
+            assert "non vince nessuno" in said and "Hai perso" not in said, said
+            await session.close()
+    finally:
+        await engine.stop()
