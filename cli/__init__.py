@@ -7,6 +7,12 @@ server over the wire.  ``python -m scopa.cli`` is the `scopa` command.
 
 from __future__ import annotations
 
-from .main import build_parser, main
+from . import interrupt
+
+interrupt.hold()  # a Ctrl-C while the command's modules load is noted, and main ends quietly on it
+try:
+    from .main import build_parser, main
+finally:
+    interrupt.release()
 
 __all__ = ["build_parser", "main"]

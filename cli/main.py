@@ -87,14 +87,15 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
-    helptext.take_language(argv)  # the help and argparse's errors speak it too
-    helptext.speak_argparse()
-    parser = helptext.translate(build_parser())
-    args = parser.parse_args(argv)
     console = Console()
-    if args.command != "rules" and getattr(args, "lang", None):
-        set_language(args.lang)  # before the client's screens are made: they speak it
     try:
+        interrupt.raise_held()  # pressed while the modules loaded
+        helptext.take_language(argv)  # the help and argparse's errors speak it too
+        helptext.speak_argparse()
+        parser = helptext.translate(build_parser())
+        args = parser.parse_args(argv)
+        if args.command != "rules" and getattr(args, "lang", None):
+            set_language(args.lang)  # before the client's screens are made: they speak it
         if args.command == "local":
             return _local(args, console)
         if args.command in ("rules", "options"):

@@ -15,7 +15,7 @@ from rich.markup import escape
 from rich.text import Text
 
 from scopa.bots import STRATEGIES
-from scopa.client.text import lost_text, name_problem, parse_invite, refusal_text, seated_text, tr
+from scopa.client.text import link_text, lost_text, name_problem, parse_invite, refusal_text, renamed_text, seated_text, tr
 from scopa.client.net import LinkEvent, LinkStatus, ClientSession, ConnectionLost, ServerRefused, CertificateRefused
 from scopa.client.net import TokenStore
 from scopa.engine import Player
@@ -217,6 +217,7 @@ async def _play(args: argparse.Namespace, host: str, port: int, console: Console
     async with session:
         console.print(tr("Connected to {address} as {name}.", address=f"{host}:{port}", name=f"[bold]{escape(session.name or '')}[/bold]")
                       + f" {escape(session.motd)}")
+        _say_renamed(console, args.name, session)
 
         def make_player() -> Player:
             def time_left() -> int | None:
@@ -336,6 +337,20 @@ def _link_line(event: LinkEvent, session: ClientSession) -> str:
     return tr("Could not get back to the server: it does not answer.")
 
 
+def _watch_link_line(event: LinkEvent) -> str:
+    """The connection lost or back, as the plain lobby says it, while watching a table."""
+    if event.status is LinkStatus.GAVE_UP:
+        return tr("Could not get back to the server: it does not answer.")
+    return link_text(back=event.status is LinkStatus.RECONNECTED)
+
+
+def _say_renamed(console: Console, asked: str | None, session: ClientSession) -> None:
+    """Tell the person, once, that the server gave them another name than the one asked for."""
+    renamed = renamed_text(asked, session.name)
+    if renamed is not None:
+        console.print(Text(renamed, style="bold yellow"))
+
+
 async def _watch(args: argparse.Namespace, host: str, port: int, console: Console, link: dict[str, Any]) -> int:
     from scopa.client.console import watch_table
     from scopa.client.text import DeckStyle
@@ -343,7 +358,8 @@ async def _watch(args: argparse.Namespace, host: str, port: int, console: Consol
     async with await ClientSession.connect(host, port, args.name, password=_password(), **link) as session:
         console.print(tr("Connected to {address} as {name}.", address=f"{host}:{port}",
                          name=f"[bold]{escape(session.name or '')}[/bold]"))
-        session.add_listener(lambda event: console.print(f"[dim]{escape(_link_line(event, session))}[/dim]"))
+        _say_renamed(console, args.name, session)
+        session.add_listener(lambda event: console.print(f"[dim]{escape(_watch_link_line(event))}[/dim]"))
         watched = await watch_table(session, console, args.table, args.invite[1] if args.invite else None,
                                     DeckStyle(args.deck))
     return 0 if watched else 1

@@ -181,7 +181,7 @@ def run_serve(args: argparse.Namespace, console: Console) -> int:
                                            seed=args.tournament_seed,
                                            operator_only=bool(getattr(args, "tournaments_by_operator", False))),
                           **options),
-                      loop_factory=loop_factory)
+                      loop_factory=loop_factory, once=True)
     except KeyboardInterrupt:
         pass
     except StorageError as exc:  # e.g. a journal from a newer server: one clear line, no traceback

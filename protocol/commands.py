@@ -157,6 +157,9 @@ class TableInfo(WireModel):
     rematch_of: TableId | None = Field(default=None, exclude_if=lambda v: v is None)
     """A rematch: the finished table whose players it was made for (they may join it
     without its invite); left out otherwise."""
+    abandoned: bool = Field(default=False, exclude_if=lambda v: not v)
+    """A finished table whose game was abandoned, with no winner (a person left it or did
+    not come back, or the operator closed it): sent only when true, left out otherwise."""
 
 
 class PlayAt(WireModel):

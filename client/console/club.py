@@ -9,6 +9,7 @@ from rich.text import Text
 
 from ..net import ClientSession, ServerRefused
 from ..text import error_text, render_standings, render_tournaments, tr
+from .tablewords import TOURNAMENT, command_of
 
 
 def tournament_help() -> str:
@@ -17,9 +18,6 @@ def tournament_help() -> str:
               "[bold]t leave ID[/bold] · [bold]t start ID[/bold] · [bold]t standings ID[/bold]")
 
 
-_ACTIONS = ("join", "leave", "start", "standings", "done")
-_ALIASES = {"j": "join", "register": "join", "l": "leave", "s": "standings", "finished": "done", "d": "done",
-            "list": "", "ls": ""}
 
 
 def parse_tournament_command(rest: str) -> tuple[str, str] | str:
@@ -27,10 +25,10 @@ def parse_tournament_command(rest: str) -> tuple[str, str] | str:
     words = rest.split()
     if not words:
         return "", ""
-    action = _ALIASES.get(words[0].lower(), words[0].lower())
+    action = command_of(words[0], TOURNAMENT)
     if action == "" or action == "done":
         return action, ""
-    if action not in _ACTIONS:
+    if action is None:
         if len(words) == 1 and words[0][:1].lower() == "c" and words[0][1:].isdigit():
             return "standings", words[0]  # t c3: that tournament's standings
         return tr("{word}: not a tournament command.", word=repr(words[0])) + " " + tournament_help()

@@ -121,7 +121,7 @@ class TerminalPlayer(Player):
         self.reader.say(render_moves(legal, self.style))
         if not self.hinted:
             self.hinted = True
-            self.reader.say(Text(tr("? lists what you can type here."), style="dim"))
+            self._hint()
         left = self._clock()
         if left is not None:  # once a turn: a chat or help line does not say it again
             self.reader.say(Text(tr("You have {time}, then the server plays for you.", time=seconds_text(left)),
@@ -132,10 +132,15 @@ class TerminalPlayer(Player):
             if await self._table_line(line):
                 continue
             choice = parse_choice(line, legal, self.style)
-            if isinstance(choice, str):
+            if isinstance(choice, str):  # what was wrong, then what can be typed, as at the first prompt
                 self.reader.say(Text(example_whole(choice, self.reader.console.width), style="yellow"))
+                self._hint()
                 continue
             return choice
+
+    def _hint(self) -> None:
+        """The move prompt's hint line: how to learn what can be typed there."""
+        self.reader.say(Text(tr("? lists what you can type here."), style="dim"))
 
     async def _table_line(self, line: str) -> bool:
         """Whether ``line`` was one of the prompt's commands (help, chat, leave), done now."""

@@ -11,7 +11,7 @@ import asyncio
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from rich.console import Console
+from rich.console import Console, ConsoleOptions, RenderResult
 from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
@@ -24,10 +24,11 @@ from scopa.protocol.convert import rules_from_wire
 from ..game import seconds_text, GameResult, SeatCameBack, SeatNotice, SeatTakenByBot, SeatWentAway
 from ..text import Flow, tr, notice_line, rules_line, word_text, leaderboard_lines
 from ..text import error_text, leave_question, no_table_text, refusal_text, render_standings
-from ..text import Invite, seated_name, invite_string
+from ..text import Invite, link_text, seated_name, invite_string
 from ..net import LinkEvent, LinkStatus, ClientSession, ConnectionLost, ServerRefused, share_host
 from .human import TerminalPlayer
 from .tablewords import Leaving
+from .tablewords import LOBBY, command_of
 from .club import tournament_command
 from .prompt import InputFn, LineReader
 from .seatfile import SeatKeeper, said_before
@@ -50,22 +51,50 @@ def menu() -> Flow:
 
 
 
+class NarrowTable(Table):
+    """A table as wide as what it holds.  In a terminal too narrow for that, the columns
+    with a ratio share what the others leave them: each gets its ``min_width``, then
+    the room left by their ratios."""
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        flexible = [column for column in self.columns if column.ratio]
+        for column in flexible:
+            column.width = None
+        wide = options.update_width(10_000)
+        natural = self.__rich_measure__(console, wide).maximum
+        if natural > options.max_width:
+            needs = [self._measure_column(console, wide, column) for column in flexible]
+            padding = sum(self._get_padding_width(column._index) for column in flexible)
+            room = options.max_width - (natural - sum(need.maximum for need in needs)) - padding
+            least = [column.min_width or 1 for column in flexible]
+            spare, ratios = max(0, room - sum(least)), sum(column.ratio or 0 for column in flexible)
+            for column, low in zip(flexible, least):
+                column.width = low + spare * (column.ratio or 0) // ratios
+        yield from super().__rich_console__(console, options)
+
+
 def render_tables(tables: Sequence[TableInfo]) -> Table | Text:
     """The lobby's tables: id, rules (with the turn timer, and "private" at a private table
-    its players see), who sits where, state."""
+    its players see), who sits where, state (a finished game abandoned says so).  The
+    seats' column is as wide as its longest name at least: a narrow terminal wraps the
+    rules before it breaks a name."""
     if not tables:
         return Text(tr("No tables yet: create one with c."), style="dim")
-    t = Table(title=tr("Tables"), expand=False)
-    for column in (tr("table"), tr("rules"), tr("seats"), tr("state"), tr("watching")):
-        t.add_column(column)
-    for info in tables:
-        seats = Text(", ").join(
-            Text(seated_name(name, i in info.bots)) if name is not None else Text(tr("free"), style="green")
-            for i, name in enumerate(info.seats)
-        )
+    seated = [[Text(seated_name(name, i in info.bots) + ",") if name is not None else
+               Text(tr("free") + ",", style="green") for i, name in enumerate(info.seats)] for info in tables]
+    t = NarrowTable(title=tr("Tables"))
+    t.add_column(tr("table"), no_wrap=True)
+    t.add_column(tr("rules"), ratio=1, min_width=8)
+    t.add_column(tr("seats"), ratio=1, min_width=max(name.cell_len for names in seated for name in names))
+    t.add_column(tr("state"), no_wrap=True)
+    t.add_column(tr("watching"), no_wrap=True)
+    for info, names in zip(tables, seated):
+        names[-1].right_crop(1)  # no comma after the last seat
+        seats = Text(" ").join(names)
         style = {TableState.WAITING: "green", TableState.PLAYING: "yellow"}.get(info.state, "dim")
         away = tr("(1 away)") if len(info.away) == 1 else tr("({n} away)", n=len(info.away))
-        state = word_text(info.state.value) + (" " + away if info.away else "")
+        said = tr("abandoned") if info.abandoned else word_text(info.state.value)
+        state = said + (" " + away if info.away else "")
         clock = " · ⏱ " + seconds_text(round(info.turn_timeout)) if info.turn_timeout else ""  # the table's turn clock
         private = " · " + tr("private") if info.private else ""
         t.add_row(info.id, rules_line(rules_from_wire(info.rules)) + clock + private, seats, Text(state, style=style),
@@ -144,10 +173,10 @@ class Lobby:
         """Say at once that the connection is lost, back, or given up on."""
         if event.status is LinkStatus.LOST:
             self._link_down.set()
-            self.say(Text(tr("Connection lost; reconnecting…"), style="yellow"))
+            self.say(Text(link_text(back=False), style="yellow"))
         elif event.status is LinkStatus.RECONNECTED:
             self._link_down.clear()
-            self.say(Text(tr("Reconnected as {name}.", name=self.session.name), style="green"))
+            self.say(Text(link_text(back=True), style="green"))
         else:
             self.say(Text(tr("Could not get back to the server: it does not answer."), style="red"))
 
@@ -221,31 +250,31 @@ class Lobby:
                 tables = await self.show()
                 continue
             word, _, rest = line.partition(" ")
-            word = word.lower()
-            if word in ("q", "quit", "exit", "esci"):
+            command = command_of(word, LOBBY)
+            if command == "quit":
                 return
-            if word in ("r", "refresh", "l", "list", ""):
+            if command == "refresh":
                 tables = await self.show()
-            elif word in ("?", "h", "help"):  # the lobby's commands, as ? lists the game's at the move prompt
+            elif command == "help":  # the lobby's commands, as ? lists the game's at the move prompt
                 self.say(menu())
-            elif word in ("p", "play", "now"):
+            elif command == "play":
                 if await self.play_now(rest.strip()):
                     tables = await self.show()
-            elif word in ("c", "create", "new"):
+            elif command == "create":
                 if await self.create():
                     tables = await self.show()
-            elif word in ("j", "join"):
+            elif command == "join":
                 table_id = rest.strip() or await self.ask(tr("Table id: "))
                 if await self.join(table_id, tables):
                     tables = await self.show()
-            elif word in ("w", "watch"):
+            elif command == "watch":
                 table_id = rest.strip() or await self.ask(tr("Table id: "))
                 if table_id:
                     await watch_table(self.session, self.console, table_id)
                     tables = await self.show()
-            elif word in ("t", "tournament", "tournaments"):
+            elif command == "tournaments":
                 await tournament_command(self.session, self.console, rest)
-            elif word in ("b", "board", "leaderboard"):
+            elif command == "leaderboard":
                 await self.leaderboard(rest.strip() or "scopa")
             elif any(t.id == line for t in tables):
                 if await self.join(line, tables):
@@ -399,9 +428,10 @@ class Lobby:
             player.stop_listening() if isinstance(player, TerminalPlayer) else None
         if self.seats is not None:
             self.seats.forget()
-        if result.winner is None and not (isinstance(player, TerminalPlayer) and player.board.over):  # else said
-            self.say(Text(tr("The game ended without a winner ({reason}).", reason=word_text(result.reason)),
-                          style="bold"))
+        if result.winner is None:  # nobody won, nor lost: the end said so, or it is said here
+            if not (isinstance(player, TerminalPlayer) and player.board.over):
+                self.say(Text(tr("The game ended without a winner ({reason}).", reason=word_text(result.reason)),
+                              style="bold"))
         else:
             self.say(Text(tr("You won!"), style="bold green") if result.won else Text(tr("You lost."), style="bold"))
         self.say(Text(tr("Back in the lobby."), style="dim"))

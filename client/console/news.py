@@ -152,7 +152,8 @@ class LobbyNews:
         if now.state is TableState.WAITING and before.state is TableState.WAITING:
             came = [n for n in now.seats if n is not None and n not in before.seats]
             if came:
-                return Text(tr("Table {table}: {who} sits down ({n}/{seats}).", table=now.id,
-                               who=", ".join(player_name(n) for n in came), n=seated, seats=len(now.seats)),
-                            style="green")
+                said = "Table {table}: {who} sits down ({n}/{seats})." if len(came) == 1 else \
+                    "Table {table}: {who} sit down ({n}/{seats})."
+                return Text(tr(said, table=now.id, who=", ".join(player_name(n) for n in came), n=seated,
+                               seats=len(now.seats)), style="green")
         return None

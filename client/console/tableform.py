@@ -13,9 +13,9 @@ from scopa.bots import LEVELS, STRATEGIES
 from scopa.engine import Preset, RuleSet, RuleSetError
 
 from ..text import tr, catalog_value, coerce, level_named, level_text, rules_line, rules_problem_text
-from ..text import NO_TIMER, parse_timer, timer_choices, timer_range
+from ..text import NONE_WORDS, NO_TIMER, parse_timer, timer_choices, timer_range
 from .prompt import LineReader
-from .tablewords import YES
+from .tablewords import ANSWERS, command_of
 
 __all__ = ["NewTable", "TableForm", "levels_listed", "parse_bots", "parse_options"]
 
@@ -43,7 +43,7 @@ def parse_bots(text: str, empty_seats: int) -> list[str] | str:
     A level is typed in the terminal's language or in English (any built-in bot by its
     own name too)."""
     names = [n.strip().lower() for n in text.replace(" ", ",").split(",") if n.strip()]
-    if names in (["none"], ["no"], ["0"]):
+    if len(names) == 1 and names[0] in NONE_WORDS:
         return []
     names = [level_named(n) or n for n in names]
     bad = [n for n in names if n not in STRATEGIES]
@@ -144,9 +144,10 @@ class TableForm:
         """Whether the table is private: not listed, joined with its invite."""
         self.say(tr("A private table is not listed in the lobby: you get an invite to pass on."), style="dim")
         while True:
-            answer = (await self.ask(tr("Private table? (y/n) [n]: "))).lower()
-            if answer in YES or answer in ("", "n", "no"):
-                return answer in YES
+            typed = await self.ask(tr("Private table? (y/n) [n]: "))
+            answer = command_of(typed, ANSWERS) if typed else "no"
+            if answer is not None:
+                return answer == "yes"
             self.say(tr("answer y (yes) or n (no)"), style="yellow")
 
     async def timer(self, private: bool) -> str | float:

@@ -1,21 +1,97 @@
-"""What one may type at the plain client's move prompt besides a move: ``?`` (or
-``aiuto``, ``help``) lists it all, ``!text`` (or ``chat text``) says ``text`` to the
-table, ``esci`` (or ``q``, ``quit``, ``leave``) leaves the game after asking.  Either language's word
-works whatever the terminal speaks."""
+"""The command words of the plain client's prompts, one table per language: the lobby's
+(``LOBBY``), its ``t`` tournament commands (``TOURNAMENT``) and the move prompt's
+(``TABLE``), with the answers to a yes/no question (``ANSWERS``).  A prompt takes the
+words of every language, whatever the terminal speaks: the keys its lists show (``q``,
+``j ID``) work in Italian too, and ``esci`` in English.
+
+What one may type at the move prompt besides a move: ``?`` (or ``aiuto``, ``help``)
+lists it all, ``!text`` (or ``chat text``, ``scrivi text``) says ``text`` to the table,
+``esci`` (or ``q``, ``quit``, ``leave``) leaves the game after asking."""
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 
 from rich.text import Text
 
-from ..text import tr
+from ..text import LANGS, Lang, tr
 
-HELP_WORDS = frozenset({"?", "aiuto", "help"})
-CHAT_WORDS = frozenset({"chat"})
-LEAVE_WORDS = frozenset({"esci", "leave", "q", "quit", "exit"})
-YES = frozenset({"s", "si", "sì", "y", "yes"})
+Words = Mapping[str, frozenset[str]]
+"""A prompt's commands, each with the words that say it."""
+
+LOBBY: Mapping[Lang, Words] = {
+    "en": {
+        "quit": frozenset({"q", "quit", "exit"}),
+        "refresh": frozenset({"r", "refresh", "l", "list", ""}),
+        "help": frozenset({"?", "h", "help"}),
+        "play": frozenset({"p", "play", "now"}),
+        "create": frozenset({"c", "create", "new"}),
+        "join": frozenset({"j", "join"}),
+        "watch": frozenset({"w", "watch"}),
+        "tournaments": frozenset({"t", "tournament", "tournaments"}),
+        "leaderboard": frozenset({"b", "board", "leaderboard"}),
+    },
+    "it": {
+        "quit": frozenset({"esci", "fine"}),
+        "refresh": frozenset({"aggiorna", "elenco", "lista"}),
+        "help": frozenset({"aiuto"}),
+        "play": frozenset({"gioca", "subito"}),
+        "create": frozenset({"crea", "apri", "nuovo"}),
+        "join": frozenset({"siediti", "entra"}),
+        "watch": frozenset({"guarda"}),
+        "tournaments": frozenset({"torneo", "tornei"}),
+        "leaderboard": frozenset({"classifica"}),
+    },
+}
+
+TOURNAMENT: Mapping[Lang, Words] = {
+    "en": {
+        "": frozenset({"list", "ls"}),
+        "join": frozenset({"join", "j", "register"}),
+        "leave": frozenset({"leave", "l"}),
+        "start": frozenset({"start"}),
+        "standings": frozenset({"standings", "s"}),
+        "done": frozenset({"done", "d", "finished"}),
+    },
+    "it": {
+        "": frozenset({"elenco", "lista"}),
+        "join": frozenset({"iscriviti", "iscrivimi"}),
+        "leave": frozenset({"ritirati", "ritirami"}),
+        "start": frozenset({"inizia", "avvia"}),
+        "standings": frozenset({"classifica"}),
+        "done": frozenset({"finiti"}),
+    },
+}
+
+TABLE: Mapping[Lang, Words] = {
+    "en": {
+        "help": frozenset({"?", "help"}),
+        "chat": frozenset({"chat"}),
+        "leave": frozenset({"leave", "q", "quit", "exit"}),
+    },
+    "it": {
+        "help": frozenset({"aiuto"}),
+        "chat": frozenset({"scrivi"}),
+        "leave": frozenset({"esci"}),
+    },
+}
+
+ANSWERS: Mapping[Lang, Words] = {
+    "en": {"yes": frozenset({"y", "yes"}), "no": frozenset({"n", "no"})},
+    "it": {"yes": frozenset({"s", "si", "sì"}), "no": frozenset({"n", "no"})},
+}
+
+
+def command_of(word: str, table: Mapping[Lang, Words]) -> str | None:
+    """The command ``word`` says at a prompt whose words are ``table`` (in any language,
+    any case); None: none of them."""
+    typed = word.strip().lower()
+    for lang in LANGS:
+        for command, words in table[lang].items():
+            if typed in words:
+                return command
+    return None
 
 
 @dataclass(frozen=True)
@@ -33,12 +109,12 @@ def table_line(line: str) -> TableLine | None:
     if typed.startswith("!"):
         return TableLine("chat", typed[1:].strip())
     word, _, rest = typed.partition(" ")
-    word = word.lower()
-    if word in HELP_WORDS:
+    command = command_of(word, TABLE)
+    if command == "help":
         return TableLine("help")
-    if word in CHAT_WORDS:
+    if command == "chat":
         return TableLine("chat", rest.strip())
-    if word in LEAVE_WORDS and not rest.strip():
+    if command == "leave" and not rest.strip():
         return TableLine("leave")
     return None
 
@@ -71,7 +147,7 @@ class Leaving:
 
 def is_yes(answer: str) -> bool:
     """``s``/``sì`` or ``y``/``yes``: anything else (Enter too) is no."""
-    return answer.strip().lower() in YES
+    return command_of(answer, ANSWERS) == "yes"
 
 
 def example_whole(hint: str, width: int) -> str:

@@ -1,6 +1,6 @@
 """Everything the client says in words, and reads back from words: no I/O, no network.
 
-Owns the language (``language``, ``LANGUAGE``, ``current_language``, ``set_language``, ``tr`` and the Italian catalog ``ITALIAN``),
+Owns the language (``language``, ``LANGUAGE``, ``LANGS``, ``Lang``, ``current_language``, ``set_language``, ``tr`` and the Italian catalog ``ITALIAN``),
 card notation (``DeckStyle``, ``label``, ``labels``, ``rank_label``, ``suit_label``,
 ``parse_cards``, ``IT_RANKS``, ``FR_RANKS``, ``SUIT_COLOURS``) and a move typed as text
 (``parse_choice``, with hints naming the nearest allowed moves), the Italian catalog both
@@ -17,8 +17,8 @@ that wraps between them (``Flow``),
 a game's public picture kept from its events or set from a snapshot (``apply_public``) and a finished round in a table (``BoardState``,
 ``RoundResult``, ``round_parts``, ``round_table``, ``leftovers_line``, ``tie_note``) and game (``game_table``), a table option typed as text
 (``coerce``) and the table's turn timer (``timer_choices``, ``timer_range``, ``parse_timer``, ``SERVER_TIMER``,
-``NO_TIMER``), the invite string (``invite_string``, where it is passed on: ``Invite``, ``parse_invite``, ``refusal_text``, where a join seated the person: ``seated_text``), a connection not made in words (``lost_text``), a saved seat given up (``gave_up_text``), what leaving a game does (``leave_question``), a name a person types
-(``name_problem``, ``name_forms``) and
+``NO_TIMER``, and the words for none, ``NONE_WORDS``), the invite string (``invite_string``, where it is passed on: ``Invite``, ``parse_invite``, ``refusal_text``, where a join seated the person: ``seated_text``), a connection not made in words (``lost_text``), or lost and back (``link_text``), a saved seat given up (``gave_up_text``), what leaving a game does (``leave_question``), a name a person types
+(``name_problem``, ``name_forms``) and one the server gave in its place (``renamed_text``), and
 the rulebook: ``book``, ``preset_rules``, ``table_rules``, ``options_text``,
 ``option_lines``, ``category_names``, ``declaration_names``, ``BASICS``, ``PRESET_TEXT``,
 ``CAPTURE_MODE_TEXT``, ``CAPTURE_MODE_NAMES``, ``ASSO_TEXT``, ``CATEGORY_NAMES``, and the
@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .i18n import LANGUAGE, current_language, language, set_language, tr
+from .i18n import LANGS, LANGUAGE, Lang, current_language, language, set_language, tr
 from .italian import ITALIAN
 from .notation import (
     DeckStyle,
@@ -50,8 +50,8 @@ from .catalog import catalog_value, error_text, is_server_bot, level_named, leve
 from .qr import qr_text
 from .games import PRESET_NAMES, end_reason_text, game_lines, game_over_text, leaderboard_lines, matching_preset, rules_line, rules_name
 from .replaywords import deal_text, plain_lines, position_text, result_text, scope_text, score_lines, shown_names, step_text, viewer_seat
-from .options import NO_TIMER, SERVER_TIMER, coerce, parse_timer, timer_choices, timer_range
-from .invite import Invite, gave_up_text, invite_string, leave_question, lost_text, name_forms, name_problem, parse_invite, refusal_text, seated_text
+from .options import NONE_WORDS, NO_TIMER, SERVER_TIMER, coerce, parse_timer, timer_choices, timer_range
+from .invite import Invite, gave_up_text, invite_string, leave_question, link_text, lost_text, name_forms, name_problem, parse_invite, refusal_text, renamed_text, seated_text
 from .board import BoardState, RoundResult, apply_public, game_table, leftovers_line, round_parts, round_table, tie_note
 from .rulebook import (
     ASSO_TEXT,
@@ -109,6 +109,8 @@ __all__ = [
     "ITALIAN",
     "IT_RANKS",
     "LANGUAGE",
+    "LANGS",
+    "Lang",
     "PRESET_TEXT",
     "SUIT_COLOURS",
     "book",
@@ -116,6 +118,7 @@ __all__ = [
     "category_names",
     "coerce",
     "Invite",
+    "NONE_WORDS",
     "NO_TIMER",
     "SERVER_TIMER",
     "parse_timer",
@@ -127,6 +130,8 @@ __all__ = [
     "invite_string",
     "name_forms",
     "name_problem",
+    "renamed_text",
+    "link_text",
     "label",
     "labels",
     "language",

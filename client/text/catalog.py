@@ -116,7 +116,7 @@ def log_text(template: str, args: object) -> tuple[str, object]:
     "two seats were played from one address") in Italian too, a person as their name (not
     ``player:ada``), the rules in words; as it came otherwise.  Seats and sides are counted
     from 1 (``LOG_COUNTED``), as the clients count them, in either language."""
-    from .clubwords import LOG_COUNTED, LOG_ITALIAN, LOG_REASON, LOG_RULES
+    from .clubwords import LOG_COUNTED, LOG_ITALIAN, LOG_REASON, LOG_RULES, LOG_WORDS
 
     if not isinstance(args, tuple):
         return template, args
@@ -126,7 +126,7 @@ def log_text(template: str, args: object) -> tuple[str, object]:
     italian = LOG_ITALIAN.get(template) if i18n.LANGUAGE == "it" else None
     if italian is None:
         return template, args
-    words = {english: it for english, it in catalog().words.values()}
+    words = {**{english: it for english, it in catalog().words.values()}, **LOG_WORDS}
     said = [words.get(a, a) if isinstance(a, str) else a for a in args]
     said = [a.removeprefix("player:") if isinstance(a, str) and a.startswith("player:") else a for a in said]
     at = LOG_RULES.get(template)

@@ -75,8 +75,6 @@ CLUB_ITALIAN: dict[str, str] = {
     "only {seats} seats to fill, {n} bots named": "solo {seats} posti da riempire, {n} bot nominati",
     "options are NAME=VALUE, e.g. re_bello=true; {item} is not":
         "le opzioni sono NOME=VALORE, per esempio re_bello=true; {item} non lo è",
-    "Connection lost; reconnecting…": "Connessione persa; mi ricollego…",
-    "Reconnected as {name}.": "Di nuovo in linea come {name}.",
     "Could not get back to the server: it does not answer.": "Impossibile tornare al server: non risponde.",
     "Lobby> ": "Sala> ",
     "Table id: ": "Numero del tavolo: ",
@@ -123,6 +121,7 @@ CONNECTION_ITALIAN: dict[str, str] = {
     "Said at the table so far:": "Detto al tavolo finora:",
     "Table {table} is full: its game starts.": "Il tavolo {table} è al completo: la partita comincia.",
     "Table {table}: {who} sits down ({n}/{seats}).": "Tavolo {table}: si siede {who} ({n}/{seats}).",
+    "Table {table}: {who} sit down ({n}/{seats}).": "Tavolo {table}: si siedono {who} ({n}/{seats}).",
     "You are back at your seat: now you play again.": "Sei di nuovo al tuo posto: ora riprendi tu.",
     "{card} (scopa)": "{card} (scopa)",
     "You left the game at table {table}: a bot plays your seat.":
@@ -161,7 +160,7 @@ CONNECTION_ITALIAN: dict[str, str] = {
     "a move's number, or its card as shown (7d, 7 Den): play it":
         "il numero di una mossa, o la sua carta come la vedi (7d, 7 Den): la giochi",
     "? or aiuto: this list": "? o aiuto: questo elenco",
-    "!text or chat text: say text to the table": "!testo o chat testo: dici testo al tavolo",
+    "!text or chat text: say text to the table": "!testo o scrivi testo: dici testo al tavolo",
     "esci or q: leave the game (you are asked first)": "esci o q: lascia la partita (prima ti viene chiesto)",
     "Ctrl+C: close the client at once": "Ctrl+C: chiude subito il programma",
     "Type the words after the !, e.g. !ciao a tutti": "Scrivi le parole dopo il !, per esempio !ciao a tutti",
@@ -169,6 +168,8 @@ CONNECTION_ITALIAN: dict[str, str] = {
     "Leaving the table…": "Lasci il tavolo…",
     "You stay at the table.": "Resti al tavolo.",
     "The connection to the server was lost.": "La connessione al server si è interrotta.",
+    "Connection to the server lost: retrying…": "Connessione al server persa: riprovo…",
+    "Connected again.": "Di nuovo connesso.",
     "No server answers at {address}: is the address right, and is the server (scopa serve) on?":
         "Nessun server risponde a {address}: l'indirizzo è giusto, e il server (scopa serve) è acceso?",
     "{address} does not answer: check the address and the network.":
@@ -265,9 +266,11 @@ ARCHIVE_ITALIAN: dict[str, str] = {
     "keys": "tasti",
     # a server's finished games and its leaderboard (scopa games, scopa leaderboard)
     "{who} won {totals} ({reason})": "vince {who} {totals} ({reason})",
+    "{both} won {totals} ({reason})": "vincono {both} {totals} ({reason})",
     "a bot for {name}": "un bot al posto di {name}",
     "you left the game; {result}": "hai lasciato la partita; {result}",
     "{who} left the game; {result}": "{who} ha lasciato la partita; {result}",
+    "{both} left the game; {result}": "{both} hanno lasciato la partita; {result}",
     "The game at table {table} is over.": "La partita al tavolo {table} è finita.",
     "Every game here is over (w on one shows how it ended): press c to create a table.":
         "Qui le partite sono tutte finite (w su una dice com'è andata): premi c per aprire un tavolo.",
@@ -307,6 +310,11 @@ LOG_ITALIAN: dict[str, str] = {
     "metrics on http://%s:%s/metrics (and /healthz, /readyz)": "metriche su http://%s:%s/metrics (e /healthz, /readyz)",
     "made a self-signed certificate in %s": "creato un certificato autofirmato in %s",
     "announced on the LAN as %r": "annunciato sulla rete locale come %r",
+    "the LAN announcement failed: %s": "l'annuncio sulla rete locale non è riuscito: %s",
+    "no LAN address to announce: this server is not announced":
+        "nessun indirizzo di rete locale da annunciare: questo server non viene annunciato",
+    "tournament %s created by %s: %s": "torneo %s creato da %s: %s",
+    "%d tournaments restored from the journal": "%d tornei ripristinati dal registro",
     "SIGTERM: stopping the server": "SIGTERM: il server si ferma",
     "server stopped": "server fermato",
     "connection %s from %s": "connessione %s da %s",
@@ -323,6 +331,8 @@ LOG_ITALIAN: dict[str, str] = {
     "table %s: game finished, winner side %s, totals %s (%s)":
         "tavolo %s: partita finita, vince la parte %s, totali %s (%s)",
     "table %s: game abandoned (%s)": "tavolo %s: partita interrotta (%s)",
+    "table %s: game abandoned (%s left)": "tavolo %s: partita interrotta (l'ha lasciata %s)",
+    "table %s: game abandoned (seat %s did not come back)": "tavolo %s: partita interrotta (il posto %s non è tornato)",
     "table %s: not rated (%s)": "tavolo %s: non conta per la classifica (%s)",
     "table %s: closed (%s)": "tavolo %s: chiuso (%s)",
     "table %s closed: nobody is waiting at it": "tavolo %s chiuso: non ci aspetta nessuno",
@@ -345,6 +355,13 @@ LOG_ITALIAN: dict[str, str] = {
         "tavolo %s: il posto %s ha sbagliato mossa %s volte; gioca il server al suo posto",
 }
 
+LOG_WORDS: dict[str, str] = {
+    # the server's own words put in its log lines (why a game was abandoned), not words of the protocol
+    "closed by the operator": "chiusa dall'operatore",
+    "internal_error": "errore interno del server",
+    "the journal did not store its start": "il registro non ne ha salvato l'inizio",
+}
+
 LOG_COUNTED: dict[str, tuple[int, ...]] = {
     # the arguments of a log line that number a seat or a side from 0: the text log counts them from 1,
     # as the clients say "seat 1" (the JSON log keeps the server's numbers)
@@ -358,6 +375,7 @@ LOG_COUNTED: dict[str, tuple[int, ...]] = {
     "table %s: a bot takes seat %s (%s)": (1,),
     "table %s: seat %s (%s) is played by its person again": (1,),
     "table %s: seat %s refused %s times; the game master plays": (1,),
+    "table %s: game abandoned (seat %s did not come back)": (1,),
     "connection %s resumes seat %s of table %s as %s": (1,),
     "connection %s: seat %s of table %s resumed too often; retry in %.1f s": (1,),
 }
@@ -383,6 +401,7 @@ LOBBY_ITALIAN: dict[str, str] = {
     "Your friends run:": "I tuoi amici lanciano:",
     "a turn timer is a time from {range}, e.g. 0:30; {text} is not":
         "il tempo per mossa va {range}, per esempio 0:30; {text} non lo è",
+    "abandoned": "abbandonata",
     "answer y (yes) or n (no)": "rispondi s (sì) o n (no)",
     "e.g. {times}": "per esempio {times}",
     "none: no timer at all": "nessuno: senza tempo",

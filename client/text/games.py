@@ -109,12 +109,15 @@ def game_result(g: GameSummary, me: str | None = None) -> str:
         who = [tr("a bot for {name}", name=names[seat]) if seat in left else names[seat]
                for seat in rules.seats_by_side()[g.winner]]
         totals = "–".join(str(g.totals[side]) for side in winner_first(g.winner, len(g.totals)))
-        result = tr("{who} won {totals} ({reason})", who=" & ".join(who), totals=totals, reason=reason)
+        result = tr("{who} won {totals} ({reason})", who=who[0], totals=totals, reason=reason) if len(who) == 1 \
+            else tr("{both} won {totals} ({reason})", both=" & ".join(who), totals=totals, reason=reason)
     if not left:
         return result
     if me is not None and any(g.players[seat].casefold() == me.casefold() for seat in left):
         return tr("you left the game; {result}", result=result)
-    return tr("{who} left the game; {result}", who=" & ".join(names[seat] for seat in left), result=result)
+    if len(left) > 1:
+        return tr("{both} left the game; {result}", both=" & ".join(names[seat] for seat in left), result=result)
+    return tr("{who} left the game; {result}", who=names[left[0]], result=result)
 
 
 def game_over_text(table: str, summary: GameSummary | None, server: str) -> str:

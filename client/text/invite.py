@@ -112,6 +112,12 @@ def lost_text(unreachable: Sequence[tuple[str, str]]) -> str:
     return "\n".join(dict.fromkeys(lines)) or tr("The connection to the server was lost.")
 
 
+def link_text(back: bool) -> str:
+    """What both terminal clients say when the connection to the server is lost (and
+    they try again by themselves), or ``back``."""
+    return tr("Connected again.") if back else tr("Connection to the server lost: retrying…")
+
+
 def _unreachable_line(why: str, address: str) -> str:
     host = address.removeprefix("tls://").rsplit(":", 1)[0]
     if why == "refused":
@@ -163,6 +169,14 @@ def name_problem(typed: str, option: str = "--name ") -> str | None:
         return problem + "."
     offer = forms[0] if len(forms) == 1 else tr("{first} or {second}", first=forms[0], second=forms[1])
     return tr("{problem}. Try {offer}.", problem=problem, offer=offer)
+
+
+def renamed_text(asked: str | None, granted: str | None) -> str | None:
+    """What to tell a person whose name was taken on the server, which gave them another
+    (``asked`` "Giulia", ``granted`` "Giulia2"); None: they have the name they asked for."""
+    if not asked or not granted or normal_name(asked) == granted:
+        return None
+    return tr("The name {asked} is already in use: here you are {name}.", asked=normal_name(asked), name=granted)
 
 
 def leave_question(others: Sequence[str | None], bot_takeover: bool | None) -> str:

@@ -185,7 +185,7 @@ ITALIAN: dict[str, str] = {
     "There is no card {n}: choose 1–{last}.": "Non c'è la carta {n}: scegli da 1 a {last}.",
     "Not your turn: {name} is playing.": "Non è il tuo turno: tocca a {name}.",
     "Not your turn yet.": "Non è ancora il tuo turno.",
-    "The name {asked} is taken: you play as {name}.": "Il nome {asked} è già preso: giochi come {name}.",
+    "The name {asked} is already in use: here you are {name}.": "Il nome {asked} è già in uso: qui sei {name}.",
     "create": "crea",
     "join": "siediti",
     "invite": "invito",
@@ -232,9 +232,7 @@ ITALIAN: dict[str, str] = {
     "Your friends run scopa play --invite with it (or press i in the lobby and paste it).":
         "I tuoi amici lo danno a scopa play --invite (o premono i nella sala e lo incollano).",
     "Not sent while reconnecting: {text}": "Non inviato durante la riconnessione: {text}",
-    "Connection lost: reconnecting… your moves are kept until it is back.":
-        "Connessione persa: mi ricollego… le tue mosse restano da parte finché non torna.",
-    "Reconnected.": "Di nuovo in linea.",
+    "Your moves are kept until it is back.": "Le tue mosse restano da parte finché non torna.",
     "Your private table is open: pass this invite on": "Il tuo tavolo privato è aperto: passa questo invito",
     "In a browser:": "In un browser:",
     "In a terminal:": "In un terminale:",
@@ -368,6 +366,7 @@ ITALIAN: dict[str, str] = {
     "(played by the game master)": "(giocata dal server)",
     "Totals:": "Totali:",
     "Game over ({reason}): {who} wins {totals}": "Partita finita ({reason}): vince {who} {totals}",
+    "Game over ({reason}): {who} win {totals}": "Partita finita ({reason}): vincono {who} {totals}",
     "{name} lost the connection; the table waits up to {time}.":
         "{name} ha perso la connessione; il tavolo aspetta fino a {time}.",
     "{name} did not come back: a {strategy} bot plays the seat.":
@@ -415,6 +414,7 @@ ITALIAN: dict[str, str] = {
         "Smazzata {n}/{rounds} · {move} · passo {i}/{steps} — {text}",
     "Game over: {reason}, {totals}": "Partita finita: {reason}, {totals}",
     "Game over: {who} won {totals} ({reason})": "Partita finita: vince {who} {totals} ({reason})",
+    "Game over: {both} won {totals} ({reason})": "Partita finita: vincono {both} {totals} ({reason})",
     "game {game}: record written to {file} ({n} rounds)": "partita {game}: registrazione scritta in {file} ({n} smazzate)",
     "Games: {presets}": "Giochi: {presets}",
     "Game [{default}]: ": "Gioco [{default}]: ",

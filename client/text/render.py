@@ -253,6 +253,9 @@ def end_words(winner: int | None, totals: Sequence[int], reason: str, names: Seq
     if mine:
         return tr("Game over ({reason}): your side wins {totals}", reason=reason, totals=points) if teams else \
             tr("Game over ({reason}): you win {totals}", reason=reason, totals=points)
+    if teams:  # a side of two: "Anna & Luca win"
+        return tr("Game over ({reason}): {who} win {totals}", reason=reason, who=side_name(winner, names, teams),
+                  totals=points)
     return tr("Game over ({reason}): {who} wins {totals}", reason=reason, who=side_name(winner, names, teams),
               totals=points)
 

@@ -138,6 +138,8 @@ def result_text(record: Record, me: int | None = None) -> str:
         won = tr("Game over: you won {totals} ({reason})") if len(seats) == 1 else \
             tr("Game over: your side won {totals} ({reason})")
         return won.format(totals=totals, reason=reason)
+    if len(seats) > 1:  # a side of two: "vincono Anna & Luca" in Italian
+        return tr("Game over: {both} won {totals} ({reason})", both=who, totals=totals, reason=reason)
     return tr("Game over: {who} won {totals} ({reason})", who=who, totals=totals, reason=reason)
 
 

@@ -9,7 +9,8 @@ free text made safe and names that are taken (:func:`clean_text`, :func:`name_ke
 Prometheus (the module :mod:`.metrics`, its ``PREFIX``), TLS on the ports (:class:`ServerTls`,
 :class:`PlainSecrets`, :data:`HANDSHAKE_TIMEOUT`, :func:`open_member`), the trusted front
 ends' networks (:class:`ProxiedClients`, :func:`parse_networks`), the bots' worker
-processes (:class:`BotPool`), the JSON log (:func:`follow_member`) and the garbage
+processes (:class:`BotPool`), children that the terminal's Ctrl-C never reaches
+(:func:`ctrl_c_held`), the JSON log (:func:`follow_member`) and the garbage
 collector's setting (:class:`Collector`).
 
 It must never import another part of the server, hold a connection, a table or a
@@ -19,6 +20,7 @@ from __future__ import annotations
 
 from . import metrics
 from .clock import Clock, SystemClock, Timer, start_timer
+from .children import ctrl_c_held
 from .collector import Collector
 from .jsonlog import follow_member
 from .limits import Limits, RateLimiter
@@ -32,5 +34,5 @@ from .workers import BotPool
 __all__ = [
     "BackgroundTasks", "BotPool", "Clock", "Collector", "HANDSHAKE_TIMEOUT", "Limits", "Names", "PREFIX",
     "PlainSecrets", "ProxiedClients", "RateLimiter", "ServerTls", "SystemClock", "Timer", "bot_name", "clean_text",
-    "follow_member", "metrics", "name_key", "open_member", "parse_networks", "reserved_name", "start_timer",
+    "ctrl_c_held", "follow_member", "metrics", "name_key", "open_member", "parse_networks", "reserved_name", "start_timer",
 ]

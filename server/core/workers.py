@@ -20,6 +20,8 @@ from typing import Sequence
 from scopa.bots import Bot, make_bot
 from scopa.engine import Declare, Play, Player, View
 
+from .children import ctrl_c_held
+
 # Bots already made in this worker process, by (strategy, name, seed): a bot that builds
 # tables once (say, an opening book) builds them once per worker.
 _WORKER_BOTS: dict[tuple[str, str, int | None], Bot] = {}
@@ -74,7 +76,8 @@ class BotPool:
     async def pick(
         self, strategy: str, name: str, seed: int | None, view: View, legal: Sequence[Play | Declare]
     ) -> Play | Declare:
-        future = self._executor.submit(_pick, strategy, name, seed, view, tuple(legal))
+        with ctrl_c_held():  # a worker process the pool starts for it never gets the terminal's Ctrl-C
+            future = self._executor.submit(_pick, strategy, name, seed, view, tuple(legal))
         return await asyncio.wrap_future(future)
 
     def close(self) -> None:

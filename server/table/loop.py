@@ -159,6 +159,17 @@ class Inbox(Generic[T]):
         return got
 
 
+def log_abandoned(table: str, reason: str, party: str | None, gone: int | None) -> None:
+    """The log's line of a game abandoned: who left it (``party``), the seat that did not
+    come back (``gone``), or else why (``reason``), each its own line to be translated."""
+    if party is not None:
+        log.info("table %s: game abandoned (%s left)", table, party)
+    elif gone is not None:
+        log.info("table %s: game abandoned (seat %s did not come back)", table, gone)
+    else:
+        log.info("table %s: game abandoned (%s)", table, reason)
+
+
 class TableLoop:
     """The carrying out of a :class:`~scopa.server.table.table.Table`'s effects."""
 

@@ -31,7 +31,7 @@ from .leases import Lease
 from .loop import Inbox
 from .marks import PlayMarks, restore_spans
 from .turns import Turns, YieldingBot
-from .loop import TableLoop
+from .loop import TableLoop, log_abandoned
 
 log = logging.getLogger("scopa.server")
 
@@ -129,7 +129,7 @@ class Table(TableLoop, TableNotices):
                 member=self.member,
                 bot_takeover=self.bot_takeover,
                 bots=[i for i, s in enumerate(self.seats) if s is not None and s.bot is not None],
-                rematch_of=self.rematch_of,
+                rematch_of=self.rematch_of, abandoned=self.finish_reason == wire.LeftReason.ABANDONED.value,
             )
             self._info = (key, info) if self.state is wire.TableState.WAITING else None
             return info
@@ -250,7 +250,7 @@ class Table(TableLoop, TableNotices):
         self.forfeits.append(i)
         if not self.bot_takeover:
             log.info("table %s: seat %s (%s) did not come back in %ss", self.id, i, seat.name, self.grace)
-            self.abandon(f"seat {i} did not come back", gone=i)
+            self.abandon(gone=i)
             return
         self._bot_takes(i, held=True)
 
@@ -262,7 +262,7 @@ class Table(TableLoop, TableNotices):
         i = self.seats.seat_of(session)
         others = any(st is not None and st.bot is None and j != i for j, st in enumerate(self.seats))
         if i is None or not self.bot_takeover or not others:  # the caller saw the game running
-            self.abandon(f"{session.party} left", leaver=session, re=re)
+            self.abandon(leaver=session, re=re)
             return
         self.forfeits.append(i)
         log.info("table %s: seat %s (%s) left the game", self.id, i, session.party)
@@ -448,9 +448,9 @@ class Table(TableLoop, TableNotices):
         else:
             self.abandon("the journal did not store its start")
 
-    def abandon(self, reason: str, leaver: ServerSession | None = None, re: int | None = None, gone: int | None = None) -> None:
-        """End a running game with no winner; ``leaver`` (who asked to leave, with its leave_table's
-        seq) is told ``left``; ``game_end`` names its seat, or ``gone``, a seat not come back."""
+    def abandon(self, reason: str = "", leaver: ServerSession | None = None, re: int | None = None, gone: int | None = None) -> None:
+        """End a running game with no winner (``reason``: why, when no seat ended it); ``leaver`` (who asked to
+        leave, with its leave_table's seq) is told ``left``; ``game_end`` names its seat, or ``gone``, a seat not come back."""
         if self.state is not wire.TableState.PLAYING:
             return
         if self.task is not None and self.task is not asyncio.current_task():
@@ -462,7 +462,7 @@ class Table(TableLoop, TableNotices):
         totals = list(self.master.state.totals) if self.master else []
         self.broadcaster.emit(wire.GameEnd(event=self.events.next_event(), winner=None, totals=totals,
                                            reason=EndReason.ABANDONED.value, leaver=seat))
-        log.info("table %s: game abandoned (%s)", self.id, reason)
+        log_abandoned(self.id, reason, leaver.party if leaver is not None else None, gone)
         metrics.GAMES_ABANDONED.inc()
         self._finish(wire.LeftReason.ABANDONED.value, leaver, re, left_seat=seat)
 

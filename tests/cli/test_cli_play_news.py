@@ -102,9 +102,9 @@ def test_the_connection_lost_and_back_at_the_lobby_prompt_is_said_and_the_prompt
     try:
         ada.expect("Lobby> ")
         server.stop()  # the server goes away while ada reads the lobby
-        ada.expect(r"\r\nConnection lost; reconnecting…")
+        ada.expect(r"\r\nConnection to the server lost: retrying…")
         again = ServerThread(port=server.port).start()  # and comes back, at the same address
-        ada.expect("Reconnected as ada.")
+        ada.expect("Connected again.")
         ada.expect("Lobby> ")  # asked again: ada knows what to type
         ada.sendline("q")
         ada.expect(pexpect.EOF)
@@ -128,7 +128,7 @@ def test_the_person_back_after_a_lost_connection_is_not_told_of_their_own_return
             zio.sendline("medio")
             zio.expect("La tua mossa: ")
             loop.call_soon_threadsafe(proxy.reset_all)  # zio's connection drops while he thinks
-            zio.expect("Di nuovo in linea")
+            zio.expect("Di nuovo connesso.")
             zio.sendline("1")
             zio.expect("La tua mossa: ")
             assert "Di nuovo al tavolo: zio" not in (zio.before or "")

@@ -47,3 +47,32 @@ def test_a_games_lines_are_italian_and_count_from_one(italian: None) -> None:
 
 def test_the_english_text_log_counts_seats_from_one_too() -> None:
     assert said("table %s: seat %s (%s) is back", "1", 1, "bea") == "table 1: seat 2 (bea) is back"
+
+
+@pytest.mark.integration
+async def test_a_game_left_is_logged_abandoned_in_italian(italian: None, caplog: pytest.LogCaptureFixture) -> None:
+    """The server's own line for a game its person left, and the reasons it gives itself,
+    in Italian in the text log: no "(Luca left)" left in English."""
+    import asyncio
+
+    from scopa.client.net import ClientSession
+    from scopa.server import NetworkEngine
+
+    engine = NetworkEngine("127.0.0.1", 0, seed=5)
+    await engine.start()
+    try:
+        async with asyncio.timeout(60):  # a safety net only
+            luca = await ClientSession.connect("127.0.0.1", engine.port, "Luca")
+            with caplog.at_level(logging.INFO, logger="scopa.server"):
+                table = await luca.create_table(fill_with_bots=["greedy"])
+                assert await luca.wait_for_game_start(30)
+                await luca.leave_table()
+            await luca.close()
+    finally:
+        await engine.stop()
+    lines = [SpokenFormatter().format(r).split(" ", 1)[1] for r in caplog.records if "abandon" in str(r.msg)]
+    assert lines == [f"tavolo {table.id}: partita interrotta (l'ha lasciata Luca)"], lines
+    assert said("table %s: game abandoned (seat %s did not come back)", "4", 1) == \
+        "tavolo 4: partita interrotta (il posto 2 non è tornato)"
+    assert said("table %s: game abandoned (%s)", "5", "closed by the operator") == \
+        "tavolo 5: partita interrotta (chiusa dall'operatore)"

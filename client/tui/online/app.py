@@ -17,7 +17,7 @@ from scopa.protocol.convert import rules_from_wire
 
 from ...game import SeatNotice, notice_from_wire
 from ...text import error_text, gave_up_text, no_table_text, word_text, BoardState
-from ...text import tr, DeckStyle, invite_string, leave_question, lost_text, refusal_text, rules_line, seated_text
+from ...text import tr, DeckStyle, invite_string, leave_question, link_text, lost_text, refusal_text, renamed_text, rules_line, seated_text
 from ...net import ClientSession, ConnectionLost, ServerRefused, SavedSeat, TokenStore, CertificateRefused, give_up_seat
 from ...net import share_host
 from ..app import ScopaApp
@@ -165,9 +165,9 @@ class NetApp(ScopaApp):
             session = await ClientSession.connect(self.host, self.port, self.player_name,
                                                   proxied_for=self.proxied_for, **self.link_options)
         self.session = session
-        if session.name and session.name != self.player_name and self.lobby is not None:
+        if (renamed := renamed_text(self.player_name, session.name)) is not None and self.lobby is not None:
             self.lobby.rename(tr("{name} on {server}", name=session.name, server=self.server))
-            self.tell(tr("The name {asked} is taken: you play as {name}.", asked=self.player_name, name=session.name))
+            self.tell(renamed)
         session.observers.append(lambda c: self.call_later(self.on_server_command, c))
         session.link_observers.append(self._link_changed)
         session.link_observers.append(lambda up, why: self.call_later(self.on_link, up, why))
@@ -488,7 +488,7 @@ class NetApp(ScopaApp):
             if self.lobby_pushes:
                 self.run_worker(self.subscribe_lobby(), group="watch-lobby", exclusive=True)
         else:
-            text = tr("Connection lost: reconnecting… your moves are kept until it is back.")
+            text = link_text(back=False) + " " + tr("Your moves are kept until it is back.")
             self.messages.append(text)
             idle = not any(w.group in ("lobby", "main") and w.is_running for w in self.workers)
             if idle and not self.playing and self.watching is None and self.lobby is not None:
@@ -496,5 +496,5 @@ class NetApp(ScopaApp):
         if screen is not None:
             screen.banner(text)
         elif self.lobby is not None:
-            self.lobby.say(text or tr("Reconnected."))
+            self.lobby.say(text or link_text(back=True))
 

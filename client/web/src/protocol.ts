@@ -952,6 +952,7 @@ export interface TableCreatedCommand {
 }
 
 export interface TableInfo {
+  abandoned?: boolean;
   away?: Array<number>;
   bot_takeover?: boolean;
   bots?: Array<number>;

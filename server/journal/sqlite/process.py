@@ -29,7 +29,7 @@ import sys
 import time
 from typing import Any, Sequence
 
-from ...core import metrics
+from ...core import ctrl_c_held, metrics
 from ..commands import ENDS, AppendAction, Command, Journal, Request, table_of
 from .pipe import READ_SIZE, calls, frame, frames, read_first
 from ..values import JournalUnavailable, StorageError
@@ -78,7 +78,8 @@ class StorageProcess(QueuedStorage):
 
     def _start_child(self) -> None:
         """Start the child and wait until it has opened the file (or raise why it could not)."""
-        self._proc = subprocess.Popen(self._argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+        with ctrl_c_held():  # the terminal's Ctrl-C is the server's: it ends this child itself
+            self._proc = subprocess.Popen(self._argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
         assert self._proc.stdin is not None and self._proc.stdout is not None
         try:
             first = read_first(self._proc.stdout.fileno())

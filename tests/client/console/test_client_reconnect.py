@@ -182,7 +182,7 @@ async def test_the_lobby_reconnects_by_itself_after_a_dropped_connection() -> No
             lobby = Lobby(s, Console(file=out, width=120), GreedyBot, input_fn=typed)
             await lobby.run()
             text = out.getvalue()
-            assert "reconnecting" in text and "Reconnected as" in text
+            assert "retrying" in text and "Connected again." in text
             assert s.reconnects == 1 and not s.closed
             assert s.name is not None and s.name.startswith("lobbyist")
             assert await s.list_tables() == []  # the new connection works

@@ -96,7 +96,7 @@ async def test_a_taken_name_is_said_and_the_heading_names_the_one_the_server_gav
             lobby = app.lobby
             assert lobby is not None and app.session is not None and app.session.name == "ada2"
             await until(pilot, lambda: "ada2" in str(lobby.query_one("#lobby-top", Static).content))
-            assert "The name ada is taken: you play as ada2." in app.messages
+            assert "The name ada is already in use: here you are ada2." in app.messages
         await first.close()
 
 

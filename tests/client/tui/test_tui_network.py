@@ -204,13 +204,13 @@ async def test_a_dropped_connection_shows_the_banner_until_the_seat_is_back(engi
             banner = screen.query_one("#banner", Static)
             app.on_link(False, "test")  # what the session says when its connection drops
             await pilot.pause()
-            assert banner.has_class("shown") and "reconnecting" in str(banner.render())
+            assert banner.has_class("shown") and "Connection to the server lost: retrying…" in str(banner.render())
             app.on_link(True, "")
             await pilot.pause()
             assert not banner.has_class("shown")
             engine.names["ada"].abort()  # now for real: the connection dies under the client
             await until(pilot, lambda: app.messages.count("reconnected") == 2, limit=2000)
-            assert any(m.startswith("Connection lost") for m in app.messages)
+            assert any(m.startswith("Connection to the server lost: retrying…") for m in app.messages)
             assert not banner.has_class("shown")
             assert app.session.reconnects == 1  # type: ignore[union-attr]
             await until(pilot, lambda: screen.asking)

@@ -58,7 +58,7 @@ async def test_a_restarted_client_says_it_is_reconnecting_until_the_game_is_here
                 assert "Riconnessione al tavolo" in shown, shown
                 assert "nessuna carta in mano" not in shown and "la tavola è vuota" not in shown, shown
                 second.on_link(False, "connection lost")  # the link drops meanwhile, and comes back: said as ever,
-                await until(pilot, lambda: "Connessione persa" in screen_text(second))
+                await until(pilot, lambda: "Connessione al server persa: riprovo" in screen_text(second))
                 second.on_link(True, "")  # then the wait for the game is said again
                 await until(pilot, lambda: "Riconnessione al tavolo" in screen_text(second))
                 gate.set()
