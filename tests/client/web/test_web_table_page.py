@@ -18,7 +18,7 @@ from scopa.server.core.clock import FakeClock
 from scopa.server.lobby.directory import build_rules
 
 from test_web_client import (  # noqa: F401
-    MINE, PHONE, WAIT, Site, browser, chromium, create, dismiss_round_end, open_page, page_clock, play_one,
+    MINE, PHONE, WAIT, Site, browser, chromium, create, dismiss_round_end, open_page, play_one,
     play_to_the_end, served,
 )
 from test_web_table import first_turn, play_card, scopa_play, seed_where
@@ -66,29 +66,19 @@ async def test_your_own_scopa_is_in_your_score_panel_at_once(browser: Browser) -
 
 
 async def test_a_card_that_takes_nothing_says_so_and_a_double_tap_lays_it_down(browser: Browser) -> None:
-    """A quick double tap on a card with one way to go plays it, as tap and tap again would;
-    the page's clock stands still between the two taps (a double tap as quick as can be)."""
-    rules = build_rules("scopa", {})
-
-    def lays_only(card: int, state: object) -> bool:
-        return not state.capture_options(0, card)  # type: ignore[attr-defined]
-
-    seed = seed_where(rules, lambda s: any(s.hands[0] >> c & 1 and lays_only(c, s) for c in range(40)))
-    state = first_turn(rules, seed)
-    card = next(str(CARDS[c]) for c in range(40) if state.hands[0] >> c & 1 and lays_only(c, state))
+    """A tap on a card with one way to go says where it goes; a second tap at once (a double
+    tap) plays it, as tap and tap again would."""
+    seed, card = lays_only_seed()
     async with served(seed=seed) as site:
         page = await open_page(browser, site, "ada")
         await create(page)
         await page.wait_for_selector(MINE, timeout=WAIT)
-        await page_clock(page)
-        await page.clock.pause_at(await page.evaluate("Date.now()") + 1000)  # the page's time stands still
         own = page.locator(f"[data-area=hand] .card[data-card='{card}']")
         name = await own.get_attribute("aria-label")
         await own.tap()
         said = page.locator("#tap-said")  # the tap's click may land after tap() returns: waited for
         await expect(said).to_have_text(f"{name} takes nothing: tap it again to lay it on the table.", timeout=WAIT)
         await own.tap()  # at once: a double tap lays it on the table
-        await page.clock.resume()  # the page's time flows again (a wait polls on it)
         await page.locator("[data-area=plays] li", has_text=f"ada: {name}").wait_for(timeout=WAIT)
 
 
