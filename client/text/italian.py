@@ -182,7 +182,8 @@ ITALIAN: dict[str, str] = {
     # the lobby
     "Scopa lobby": "Sala della Scopa",
     "{name} on {server}": "{name} su {server}",
-    "There is no card {n}: choose 1–{last}.": "Non c'è la carta {n}: scegli da 1 a {last}.",
+    "You have only 1 card in hand.": "Hai solo 1 carta in mano.",
+    "You have only {n} cards in hand.": "Hai solo {n} carte in mano.",
     "Not your turn: {name} is playing.": "Non è il tuo turno: tocca a {name}.",
     "Not your turn yet.": "Non è ancora il tuo turno.",
     "The name {asked} is taken: you play as {name}.": "Il nome {asked} è già preso: giochi come {name}.",
