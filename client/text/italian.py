@@ -285,6 +285,9 @@ ITALIAN: dict[str, str] = {
     "easy": "facile",
     "medium": "medio",
     "hard": "difficile",
+    "random": "casuale",
+    "greedy": "avido",
+    "expert": "esperto",
     "Private": "Privato",
     "not listed in the lobby: you get an invite to pass on to the people you want "
     "(they run scopa play --invite with it, or press i in the lobby and paste it)":
