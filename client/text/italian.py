@@ -182,8 +182,6 @@ ITALIAN: dict[str, str] = {
     # the lobby
     "Scopa lobby": "Sala della Scopa",
     "{name} on {server}": "{name} su {server}",
-    "You have only 1 card in hand.": "Hai solo 1 carta in mano.",
-    "You have only {n} cards in hand.": "Hai solo {n} carte in mano.",
     "Not your turn: {name} is playing.": "Non è il tuo turno: tocca a {name}.",
     "Not your turn yet.": "Non è ancora il tuo turno.",
     "The name {asked} is taken: you play as {name}.": "Il nome {asked} è già preso: giochi come {name}.",
@@ -285,9 +283,6 @@ ITALIAN: dict[str, str] = {
     "easy": "facile",
     "medium": "medio",
     "hard": "difficile",
-    "random": "casuale",
-    "greedy": "avido",
-    "expert": "esperto",
     "Private": "Privato",
     "not listed in the lobby: you get an invite to pass on to the people you want "
     "(they run scopa play --invite with it, or press i in the lobby and paste it)":
