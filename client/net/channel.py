@@ -32,6 +32,8 @@ from scopa.protocol import (
     Pong,
     ProtocolError,
     Snapshot,
+    TableInfo,
+    TableUpdate,
     event_number,
 )
 from scopa.protocol.commands import Redirect
@@ -138,6 +140,9 @@ class Channel:
         self.turn_clock = TurnClock()
         """The turn clock of the table played or watched, as its commands tell it, from
         when each arrived (a user interface counts it down)."""
+        self.table_map: TableInfo | None = None
+        """The map of a table as that table last told it (``table_update``, ``snapshot``),
+        heard as it came: a private table, listed nowhere, is known so too (its spectators)."""
         self._listeners: list[LinkListener] = []
         self._hurry_when: Callable[[], bool] | None = None
         """Asked by the watchdog whether to notice silence sooner now (a :class:`~scopa.client.net.link.Link` says)."""
@@ -352,6 +357,8 @@ class Channel:
             return False
         if command.sender.startswith("table:"):
             self.turn_clock.heard(body, self.clock.now())
+            if isinstance(body, (TableUpdate, Snapshot)) and command.sender == f"table:{body.table.id}":
+                self.table_map = body.table
         for observer in self.observers:
             observer(command)
         if isinstance(body, Snapshot):

@@ -192,11 +192,23 @@ def seated_name(name: str, bot_plays: bool) -> str:
 
 
 def local_bot_name(kind: str, number: int) -> str:
-    """A built-in bot seated on this machine, named as a server names its own (the
-    ``number``-th ``greedy`` bot: "Bot 1 (medium)"); a user's bot class by its class."""
+    """A built-in bot seated on this machine, numbered as a server numbers its own and
+    named by the kind the person chose (the ``number``-th ``greedy`` bot: "Bot 1 (greedy)",
+    in Italian "Bot 1 (avido)"); a user's bot class by its class."""
     if ":" in kind:
         return f"{kind.rpartition(':')[2]} {number}"
-    return player_name(f"{kind}-bot-{number}")
+    return i18n.tr("Bot {n} ({level})", n=number, level=strategy_text(kind))
+
+
+def strategy_text(kind: str) -> str:
+    """A built-in bot's kind as a person chose it (``--seats``), in the terminal's
+    language where it has a word: a level as every client names it ("medio"), ``random``,
+    ``greedy`` and ``expert`` in words ("casuale", "avido", "esperto"); any other kind by
+    its own name ("chitarella")."""
+    if kind in _LEVELS:
+        return level_text(kind)
+    words = {"random": i18n.tr("random"), "greedy": i18n.tr("greedy"), "expert": i18n.tr("expert")}
+    return words.get(kind, kind)
 
 
 def person_name(names: Sequence[str], person: int, seat: int, many: bool) -> str:

@@ -182,7 +182,6 @@ ITALIAN: dict[str, str] = {
     # the lobby
     "Scopa lobby": "Sala della Scopa",
     "{name} on {server}": "{name} su {server}",
-    "There is no card {n}: choose 1–{last}.": "Non c'è la carta {n}: scegli da 1 a {last}.",
     "Not your turn: {name} is playing.": "Non è il tuo turno: tocca a {name}.",
     "Not your turn yet.": "Non è ancora il tuo turno.",
     "The name {asked} is already in use: here you are {name}.": "Il nome {asked} è già in uso: qui sei {name}.",

@@ -13,7 +13,7 @@ from scopa.protocol.record import PlayerKind, Record, RecordPlay, RecordPlayer, 
 from scopa.protocol.record.document import action_from_record
 
 from .games import end_reason_text, rules_line, winner_first
-from .catalog import level_text, player_name
+from .catalog import player_name, strategy_text
 from .i18n import tr
 from .notation import DeckStyle, label
 from .rulebook import category_names, declaration_names
@@ -177,9 +177,9 @@ def _player_text(player: RecordPlayer) -> str:
     """A seat of the record: ``ada (person)``, ``Greedy 1 (bot: greedy)``."""
     if player.kind is PlayerKind.BOT:
         shown = player_name(player.name)
-        local = re.fullmatch(r"Bot (\d+) \((\w+)\)", player.name)  # a local game's "Bot 1 (medium)"
+        local = re.fullmatch(r"Bot (\d+) \(([\w-]+)\)", player.name)  # a local game's "Bot 1 (greedy)"
         if local is not None:
-            shown = tr("Bot {n} ({level})", n=local[1], level=level_text(local[2]))
+            shown = tr("Bot {n} ({level})", n=local[1], level=strategy_text(local[2]))
         if shown != player.name or local is not None:  # its name says it is a bot already: one label
             return shown
         return tr("{name} (bot: {strategy})", name=player.name, strategy=player.strategy) if player.strategy \

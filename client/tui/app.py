@@ -40,6 +40,7 @@ from ..seats import bot_number, record_strategy, seat_bot
 from .board import BoardScreen
 from ..text import BoardState
 from .dialogs import AGAIN, REPLAY, ConfirmScreen, GameOverScreen, HandOverScreen, HelpScreen, NameScreen, RoundEndScreen
+from .keys import keys_help
 from .replay import ReplayScreen
 from .tablefacts import TableFacts
 from .keywords import follow_language, key_word, shown_key
@@ -125,8 +126,9 @@ class ScopaApp(App[int]):
             self.push_screen(HelpScreen(self.current_facts(), self.current_keys()))
 
     def current_keys(self) -> str | None:
-        """The keys the help screen lists for the screen in front (None: a table's)."""
-        return None
+        """The keys the help screen lists for the screen in front (None: a table's); at a
+        watched table, a spectator's."""
+        return keys_help(watching=True) if getattr(self, "watching", None) is not None else None
 
     def action_leave_now(self) -> None:
         self.exit(0)

@@ -5,6 +5,7 @@ the round's plays.  Plain functions of the state: no Textual here."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from rich.console import Group
 from rich.table import Table
@@ -28,26 +29,31 @@ def top_line(b: BoardState, title: str, width: int | None = None) -> Text:
     """Each side's points, the round, who watches, the stock, the rules and the screen's
     title (the table's number); within ``width`` columns the rules give way to the target
     alone ("to 21"), then the stock goes, then the title, then the target, and names too
-    long for it end in "…": the line never wraps."""
+    long for what is left end in "…": the line never wraps.  What gives way is weighed with
+    each side's longer name, the person's own ("You") or the one the table knows, so every
+    seat of a table (and who watches it, with the same title) is told the same parts."""
     first = [tr("round {n}", n=b.round_no)] if b.round_no else []  # the round is never left out
-    least = len(first[0]) if first else 0
     if b.spectators:  # the players are told someone watches
         first.append(tr("1 spectator") if b.spectators == 1 else tr("{n} spectators", n=b.spectators))
     stock = [tr("stock {n}", n=b.stock_left)] if b.round_no else []
     rules = [rules_line(b.rules)] if b.rules is not None else []  # its target among its settings
     target = [tr("to {n}", n=b.rules.target)] if b.rules is not None else []
     names = [b.side_name(side, short=True) for side in range(len(b.totals))]
+    known = replace(b, you_label="") if b.you_label and b.viewer is not None else b  # as the table names the seat
+    longest = [max(len(name), len(known.side_name(side, short=True))) for side, name in enumerate(names)]
     if width is not None:  # long names (a team's two) shortened alike, never onto a second row
-        room = (width - least - sum(len(f":  {p}    ") for p in b.totals)) // max(1, len(names))
-        names = [n if len(n) <= room else n[:max(1, room - 1)] + "…" for n in names]
+        room = max(2, (width - len(" · ".join(first)) - sum(len(f":  {p}    ") for p in b.totals)) // max(1, len(names)))
+        names = [n if len(n) <= room else n[:room - 1] + "…" for n in names]
+        longest = [min(n, room) for n in longest]
     t = Text()
     for name, points in zip(names, b.totals):
         t.append(f"{name}: ")  # a name may end in a digit ("Bot 2"): the colon keeps it apart
         t.append(f" {points} ", style="bold reverse")
         t.append("  ")
+    weighed = t.cell_len + sum(longest) - sum(len(name) for name in names)
     tries = [first + stock + rules + [title], first + stock + target + [title], first + target + [title],
              first + target, first + [title], first]
-    parts = next((p for p in tries if width is None or t.cell_len + len(" · ".join(p)) <= width), first)
+    parts = next((p for p in tries if width is None or weighed + len(" · ".join(p)) <= width), first)
     t.append(" · ".join(parts), style="dim")
     return t
 

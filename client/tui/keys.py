@@ -134,8 +134,34 @@ A un tavolo, `?` elenca i tasti per giocare.
 """
 
 
-def keys_help(lobby: bool = False) -> str:
-    """The keys the help screen lists: the lobby's, or those of a table."""
+WATCHING_KEYS_HELP = """\
+## Keys while watching
+
+- `b`: stop watching this table.
+- The table's chat shows in the side panel: spectators read it but do not write in it.
+- When the game ends, `n` on its result watches the rematch its players start (the box
+  says so once there is one); Enter leaves the result.
+- `?` or F1: this help. `q`: stop watching (after a question). Ctrl+C: leave at once.
+"""
+
+WATCHING_KEYS_HELP_IT = """\
+## Tasti mentre guardi
+
+- `b`: smetti di guardare questo tavolo.
+- La chat del tavolo compare nel pannello laterale: gli spettatori la leggono ma non ci
+  scrivono.
+- A fine partita, `n` sul risultato guarda la rivincita che i giocatori aprono (il
+  riquadro lo dice quando c'è); Invio lascia il risultato.
+- `?` o F1: questo aiuto. `q`: smetti di guardare (dopo una domanda). Ctrl+C: esci subito.
+"""
+
+
+def keys_help(lobby: bool = False, watching: bool = False) -> str:
+    """The keys the help screen lists: the lobby's, a watched table's (a spectator's
+    keys: no card is played) or those of a table played at."""
+    it = current_language() == "it"
     if lobby:
-        return LOBBY_KEYS_HELP_IT if current_language() == "it" else LOBBY_KEYS_HELP
-    return KEYS_HELP_IT if current_language() == "it" else KEYS_HELP
+        return LOBBY_KEYS_HELP_IT if it else LOBBY_KEYS_HELP
+    if watching:
+        return WATCHING_KEYS_HELP_IT if it else WATCHING_KEYS_HELP
+    return KEYS_HELP_IT if it else KEYS_HELP

@@ -230,7 +230,7 @@ class MoveInput(Screen[None]):
             if 0 <= index - len(hand) < len(declares):
                 self._answer_with(declares[index - len(hand)])
             elif hand:
-                self.hint(Text(tr("There is no card {n}: choose 1–{last}.", n=index + 1, last=len(hand)), style="yellow"))
+                self.hint(Text(only_cards(len(hand)), style="yellow"))
             return
         card = hand[index]
         plays = self.question.plays_by_card().get(card, [])
@@ -277,6 +277,9 @@ class MoveInput(Screen[None]):
             index = 9 if ch == "0" else int(ch) - 1
             self.choose_card(index)
         elif ch.isdigit() and self.board.hand and not self.board.over:  # a card's number out of turn: said, not kept
+            if (9 if ch == "0" else int(ch) - 1) >= len(self.board.hand):  # past the hand: whose turn matters less
+                self.hint(Text(only_cards(len(self.board.hand)), style="yellow"))
+                return
             who = self.board.to_move
             self.hint(Text(tr("Not your turn: {name} is playing.", name=self.board.seat_name(who))
                           if who is not None and who != self.board.viewer else tr("Not your turn yet."), style="yellow"))
@@ -383,6 +386,11 @@ class MoveInput(Screen[None]):
                 self._answer_with(plays[0])
             elif plays:
                 self.choose_capture(card, plays)
+
+
+def only_cards(n: int) -> str:
+    """What a card's number past the ``n`` a person may choose says ("You have only 2 cards in hand.")."""
+    return tr("You have only 1 card in hand.") if n == 1 else tr("You have only {n} cards in hand.", n=n)
 
 
 def _court_letters(deck: DeckStyle) -> set[str]:

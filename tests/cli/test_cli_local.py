@@ -56,7 +56,7 @@ def test_nonsense_rules_and_seats_are_refused_with_a_message() -> None:
 def test_seats_alone_decide_the_player_count_R5() -> None:
     done = run("--seats", "greedy,random,greedy,random", "--seed", "4")
     assert done.returncode == 0, done.stdout + done.stderr
-    assert "Seats: Bot 1 (medium), Bot 2 (easy), Bot 3 (medium), Bot 4 (easy)" in done.stdout and "Game over" in done.stdout
+    assert "Seats: Bot 1 (greedy), Bot 2 (random), Bot 3 (greedy), Bot 4 (random)" in done.stdout and "Game over" in done.stdout
 
 
 def test_a_person_seated_with_output_not_a_terminal_gets_a_clear_message() -> None:
@@ -130,7 +130,7 @@ def test_a_seat_can_be_your_own_bot_by_path_with_its_case_kept(tmp_path: Path) -
     )
     done = run("--seats", f"{tmp_path}/MyBot2.py:Taker,GREEDY", "--seed", "5", "--record", str(tmp_path / "g.json"))
     assert done.returncode == 0, done.stdout + done.stderr
-    assert "Seats: Taker 1, Bot 2 (medium)" in done.stdout and "Game over" in done.stdout
+    assert "Seats: Taker 1, Bot 2 (greedy)" in done.stdout and "Game over" in done.stdout
     assert '"strategy":"MyBot2.py:Taker"' in (tmp_path / "g.json").read_text().replace(" ", "")
     wrong = run("--seats", f"{tmp_path}/MyBot2.py:taker,greedy")
     assert wrong.returncode == 2 and "no class 'taker'" in wrong.stdout
@@ -177,7 +177,7 @@ def test_the_plain_game_asks_the_persons_name_as_scopa_play_asks_it() -> None:
         child.expect_exact("cannot be a name: a name has no spaces. Try Nonna_Pina or NonnaPina.")
         child.expect(r"Your name at the tables \(Enter: zio\): ")
         child.sendline("nonna")
-        child.expect(r"Seats: nonna, Bot 1 \(medium\)")
+        child.expect(r"Seats: nonna, Bot 1 \(greedy\)")
         child.expect("Your move: ")
     finally:
         end_child(child)
@@ -189,4 +189,4 @@ def test_names_given_on_the_command_line_are_checked_and_seat_the_people() -> No
     many = run("--plain", "--name", "ada,bruno")
     assert many.returncode == 2 and "--name gives 2 names, but the table has 1 seat(s) for people" in " ".join(many.stdout.split())
     hot = run("--plain", "--seats", "human,greedy,human,random", "--name", "ada,bruno", "--seed", "2")
-    assert "Seats: ada, Bot 1 (medium), bruno, Bot 2 (easy)" in hot.stdout, hot.stdout  # then no input: it ends
+    assert "Seats: ada, Bot 1 (greedy), bruno, Bot 2 (random)" in hot.stdout, hot.stdout  # then no input: it ends

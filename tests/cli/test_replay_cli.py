@@ -97,7 +97,7 @@ def test_the_plain_log_speaks_italian_on_every_line_under_an_italian_locale(reco
     winner = data["players"][data["result"]["winner"]]["name"]
     assert italian[-1].startswith(f"Partita finita: vince {winner} ")
     assert italian[1].startswith("Giocata: ") and italian[2].startswith("Giocatori: ")
-    assert italian[2] == "Giocatori: Bot 1 (medio), Bot 2 (facile)", italian[2]  # one label each, as the board says
+    assert italian[2] == "Giocatori: Bot 1 (avido), Bot 2 (casuale)", italian[2]  # one label each, as the board says
 
 
 def test_replay_without_a_terminal_prints_the_log(recorded: Path) -> None:

@@ -92,8 +92,8 @@ class NetApp(ScopaApp):
                           reading=self.session.reading_time if self.session is not None else None)
 
     def current_keys(self) -> str | None:
-        """In the lobby, the lobby's keys; else a table's."""
-        return keys_help(lobby=True) if self.lobby is not None and self.screen is self.lobby else None
+        """In the lobby, the lobby's keys; else a table's (a watched one's: a spectator's)."""
+        return keys_help(lobby=True) if self.lobby is not None and self.screen is self.lobby else super().current_keys()
 
     def tell(self, text: str | Text) -> None:
         self.messages.append(str(text))

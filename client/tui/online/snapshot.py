@@ -39,10 +39,19 @@ def board_from_map(board: BoardState, info: TableInfo | None) -> None:
 
 async def table_now(session: ClientSession, known: TableInfo | None) -> TableInfo | None:
     """The map of the table ``session`` sits at: ``known`` (what the server told last),
-    else as the lobby lists it (a seat taken back after a restart); None if not listed."""
+    else as the table itself told it (a seat taken back after a restart: a private table
+    too), else as the lobby lists it; None if not known."""
     if known is not None and known.id == session.table_id:
         return known
-    return next((t for t in await session.list_tables() if t.id == session.table_id), None)
+    listed = None if _told(session) else next((t for t in await session.list_tables() if t.id == session.table_id),
+                                              None)
+    return _told(session) or listed  # told while the list was asked for: the table's word is fresher
+
+
+def _told(session: ClientSession) -> TableInfo | None:
+    """The map the table ``session`` sits at last sent it, if any."""
+    told = session.table_map
+    return told if told is not None and told.id == session.table_id else None
 
 
 def bots_from_map(board: BoardState, info: TableInfo | None, at: ClientSession | None = None) -> None:

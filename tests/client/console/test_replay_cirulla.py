@@ -34,7 +34,7 @@ def test_the_replay_takes_the_dealers_bonus_and_reaches_the_records_totals_V13(c
     side = state.side[state.dealer]
     assert state.scope[side] == 2 and state.table == 0
     text = step_text(bonus[0], record)
-    assert text.startswith("Round 3: Bot 1 (medium) deals A Spa, C Spa, R Cop, R Bas on the table, which add up to 30")
+    assert text.startswith("Round 3: Bot 1 (greedy) deals A Spa, C Spa, R Cop, R Bas on the table, which add up to 30")
     assert "the dealer's side takes them, 2 scope (V13)" in text
     assert list(steps[-1].state.totals) == record.result.totals == [32, 1]
 

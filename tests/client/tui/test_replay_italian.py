@@ -35,12 +35,12 @@ def test_the_replay_viewer_speaks_italian_under_an_italian_locale(recorded: Path
         shows(child, "Scopa: rivedi la partita")  # the title
         shows(child, "Smazzata 1/")  # the step line
         shows(child, "distribuzione · passo 1/")
-        shows(child, "dà le carte Bot 2 (easy); in tavola 4 Bas, 5 Spa")  # the deal (seed 12): dealer, table
+        shows(child, "dà le carte Bot 2 (random); in tavola 4 Bas, 5 Spa")  # the deal (seed 12): dealer, table
         shows(child, "scegli smazzata")  # the keys in the footer, all of them in 100 columns
         shows(child, "q esci")
         child.send("l")
         shows(child, "mossa 1/")
-        shows(child, "Bot 1 (medium) gioca 4 Den, prende 4 Bas")  # seed 12: the first play
+        shows(child, "Bot 1 (greedy) gioca 4 Den, prende 4 Bas")  # seed 12: the first play
         child.send("n")
         shows(child, "Smazzata 2/")
         child.send("\x1b[F")  # End: the last step

@@ -39,7 +39,7 @@ async def test_a_seat_row_says_cards_and_dealer_not_three_deals() -> None:
 
 
 async def test_the_result_puts_the_winners_points_first_R22() -> None:
-    # A game of bots: with this seed the second seat (the second bot, a greedy one: medium) wins 11–1.
+    # A game of bots: with this seed the second seat (the second bot, a greedy one) wins 11–1.
     app = LocalGameApp(RuleSet(), ["random", "greedy"], seed=13, pace=0, round_pause=0.01)
     async with app.run_test(size=(80, 24)) as pilot:
         await until(pilot, lambda: isinstance(app.screen, GameOverScreen), limit=2000)
@@ -47,7 +47,7 @@ async def test_the_result_puts_the_winners_points_first_R22() -> None:
         totals = app.master.state.totals
         assert winner == 1 and totals[1] > totals[0]
         result = str(app.screen.query_one("#result", Static).render())
-        assert result == f"Bot 2 (medium) wins, {totals[1]}–{totals[0]}."
+        assert result == f"Bot 2 (greedy) wins, {totals[1]}–{totals[0]}."
 
 
 async def test_a_last_card_played_for_you_says_so_on_the_status_line_until_the_next_deal() -> None:

@@ -104,12 +104,14 @@ def local_game(*args: str, size: tuple[int, int] = (30, 100)) -> pexpect.spawn:
 
 
 @pytest.mark.parametrize("plain", [False, True], ids=["full-screen", "plain"])
-def test_a_local_bot_is_named_as_a_servers_bot(plain: bool) -> None:
-    """"Bot 1 (medio)", as a server's bot is shown, never the strategy's raw name ("Greedy 2")."""
+def test_a_local_bot_is_named_by_the_kind_chosen(plain: bool) -> None:
+    """"Bot 1 (avido)" for the greedy bot asked for: numbered as a server's bot, named by
+    the kind chosen in Italian, never a level it was not asked as ("medio") nor the
+    strategy's raw name ("Greedy 2")."""
     child = local_game(*(["--plain"] if plain else []))
     try:
-        shows(child, "Bot 1 (medio)")
-        assert "Greedy" not in child.before
+        shows(child, "Bot 1 (avido)")
+        assert "Greedy" not in child.before and "medio" not in child.before
     finally:
         end_child(child)
 

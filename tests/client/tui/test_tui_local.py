@@ -295,7 +295,7 @@ async def test_a_whole_game_against_a_bot_through_the_pilot_R22() -> None:
         assert replay.index == 2 and replay.position_text().startswith("Round 1/")
         await pilot.press("end")
         await pilot.pause()
-        assert replay.score_text().plain.splitlines()[-1].startswith(("Game over: you won", "Game over: Bot 1 (medium) won"))
+        assert replay.score_text().plain.splitlines()[-1].startswith(("Game over: you won", "Game over: Bot 1 (greedy) won"))
         await pilot.press("q")
         await pilot.pause()
         assert isinstance(app.screen, GameOverScreen)

@@ -26,4 +26,4 @@ async def test_the_loser_is_told_they_lost_with_their_points_first(monkeypatch: 
         mine, theirs = app.master.state.totals
         assert app.master.state.winner == 1  # with this deal the bot wins
         shown = str(app.screen.query_one("#result", Static).render())
-        assert shown == f"Hai perso {mine}–{theirs} contro Bot 1 (medio).", shown
+        assert shown == f"Hai perso {mine}–{theirs} contro Bot 1 (avido).", shown

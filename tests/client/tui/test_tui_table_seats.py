@@ -149,7 +149,7 @@ async def test_a_cards_number_out_of_turn_or_past_the_hand_is_answered_in_words(
             await until(pilot, lambda: screen.asking or (gated.asked.is_set() and bool(screen.board.hand)))
             if screen.asking:  # ada moves first: bruno is to move after her card
                 await pilot.press("9")
-                assert str(screen._status) == "There is no card 9: choose 1–3."
+                assert str(screen._status) == "You have only 3 cards in hand."
                 screen.question.answer(screen.question.legal[0])
                 await until(pilot, lambda: gated.asked.is_set() and not screen.asking)
             held = len(screen.board.hand)
@@ -159,6 +159,6 @@ async def test_a_cards_number_out_of_turn_or_past_the_hand_is_answered_in_words(
             await until(pilot, lambda: screen.asking)
             assert len(screen.board.hand) == held  # the 1 pressed out of turn was not played
             await pilot.press("9")
-            assert str(screen._status) == f"There is no card 9: choose 1–{held}."
+            assert str(screen._status) == f"You have only {held} cards in hand."
         game.cancel()
         await bruno.close()

@@ -1,0 +1,47 @@
+"""Help while watching a table lists a spectator's keys (b to stop watching, the chat
+read only, the rematch to watch) and none of a player's (playing a card, typing one,
+writing in the chat), in Italian too."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from scopa.client.text import i18n
+from scopa.client.tui.online import LobbyScreen
+from scopa.server import NetworkEngine
+
+from test_tui_help_table import help_text
+from test_tui_network import SAFETY, app_for, engine, until  # noqa: F401 - engine: the server fixture
+from test_tui_watch_quit import a_game_under_way
+
+pytestmark = pytest.mark.integration
+
+
+@pytest.mark.parametrize("lang", ["en", "it"])
+async def test_a_spectators_help_lists_only_a_spectators_keys(engine: NetworkEngine,  # noqa: F811
+                                                              monkeypatch: pytest.MonkeyPatch, lang: str) -> None:
+    monkeypatch.setattr(i18n, "LANGUAGE", lang)
+    table, sessions = await a_game_under_way(engine)
+    try:
+        async with asyncio.timeout(SAFETY):
+            app = app_for(engine, name="cleo")
+            async with app.run_test(size=(80, 24)) as pilot:
+                await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and table in app.screen.tables)
+                await pilot.press("w")
+                await until(pilot, lambda: app.watching == table and app.screen is app.board_screen)
+                keys = (await help_text(app, pilot)).split("\n## ")[1]
+                await pilot.press("escape")
+                await until(pilot, lambda: app.screen is app.board_screen and app.watching == table)
+                await pilot.press("b")  # the key the help names: back in the lobby
+                await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.watching is None)
+        if lang == "en":
+            assert keys.startswith("Keys while watching") and "`b`: stop watching" in keys, keys
+            assert "play that card" not in keys and "`/`" not in keys and "`t`" not in keys, keys
+        else:
+            assert keys.startswith("Tasti mentre guardi") and "`b`: smetti di guardare" in keys, keys
+            assert "gioca quella carta" not in keys and "`/`" not in keys and "`t`" not in keys, keys
+    finally:
+        for session in sessions:
+            await session.close()
