@@ -107,7 +107,7 @@ async def test_a_connection_lost_while_stopping_watching_is_won_back_without_a_c
             await proxy.fired.wait()
             await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.messages.count("reconnected") == 1,
                         limit=2000)
-            assert any(m.startswith("Connection lost") for m in app.messages)
+            assert any(m.startswith("Connection to the server lost") for m in app.messages)
             assert app.is_running and app.watching is None
             assert app.session is not None and app.session.watching is None
             carla = await ClientSession.connect("127.0.0.1", engine.port, "carla")
@@ -127,7 +127,7 @@ async def test_a_connection_lost_in_the_lobby_is_won_back_by_itself(engine: Netw
             await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.lobby_pushes)
             engine.names["ada"].abort()  # the connection dies under the idle lobby
             await until(pilot, lambda: app.messages.count("reconnected") == 1, limit=2000)
-            assert any(m.startswith("Connection lost") for m in app.messages)
+            assert any(m.startswith("Connection to the server lost") for m in app.messages)
             bruno = await ClientSession.connect("127.0.0.1", engine.port, "bruno")
             await bruno.create_table(preset="scopa")
             await until(pilot, lambda: app.lobby is not None and bruno.table_id in app.lobby.tables)  # pushed again
