@@ -94,7 +94,7 @@ def test_scopa_watch_survives_a_dropped_connection() -> None:
         shown = [x for x in out.splitlines() if " played " in x]
         assert len(shown) == len(played) > 3, out  # every play once: none lost, none twice
         assert out.count("Game over") == 1, out
-        assert "connection lost" in out and "reconnected" in out, out  # the person is told
+        assert "Connection to the server lost" in out and "Connected again" in out, out  # the person is told
 
 
 async def drop(engine: NetworkEngine, name: str) -> None:

@@ -47,7 +47,7 @@ async def test_a_card_pressed_while_the_server_is_down_is_played_after_the_resta
                 await engine.stop()  # the server goes away in the middle of the person's turn
                 banner = screen.query_one("#banner", Static)
                 await until(pilot, lambda: banner.has_class("shown"))
-                assert "reconnecting" in str(banner.render())
+                assert "retrying" in str(banner.render())
                 await pilot.press("1")  # typed while the client cannot reach the server
                 await pilot.pause()
                 status = str(screen.query_one("#status", Static).render())

@@ -131,7 +131,7 @@ async def test_bots_whose_member_goes_find_another_and_every_game_ends_as_the_jo
             told.setdefault(table, []).append(outcome)
         assert len(told) == PAIRS
         assert status == 0 and watched.count("Game over") == 1, watched
-        assert "connection lost" in watched and "reconnected" in watched, watched
+        assert "Connection to the server lost" in watched and "Connected again" in watched, watched
         over = re.search(r"Game over \([\w ]+\): \w+ wins (\d+) – \w+ (\d+)", watched)  # the winner's points first
         assert over is not None and (int(over[1]), int(over[2])) == tuple(sorted(journal[tables[0]][1], reverse=True)), watched
         assert all(sorted(outcomes) in (["lost", "won"], ["no winner", "no winner"]) for outcomes in told.values())
