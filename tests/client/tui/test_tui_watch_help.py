@@ -14,7 +14,7 @@ from scopa.server import NetworkEngine
 
 from test_tui_help_table import help_text
 from test_tui_network import SAFETY, app_for, engine, until  # noqa: F401 - engine: the server fixture
-from test_tui_watch_quit import a_game_under_way
+from test_tui_watch_quit import a_game_under_way, watch_from_the_lobby
 
 pytestmark = pytest.mark.integration
 
@@ -28,9 +28,7 @@ async def test_a_spectators_help_lists_only_a_spectators_keys(engine: NetworkEng
         async with asyncio.timeout(SAFETY):
             app = app_for(engine, name="cleo")
             async with app.run_test(size=(80, 24)) as pilot:
-                await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and table in app.screen.tables)
-                await pilot.press("w")
-                await until(pilot, lambda: app.watching == table and app.screen is app.board_screen)
+                await watch_from_the_lobby(app, pilot, table)
                 keys = (await help_text(app, pilot)).split("\n## ")[1]
                 await pilot.press("escape")
                 await until(pilot, lambda: app.screen is app.board_screen and app.watching == table)

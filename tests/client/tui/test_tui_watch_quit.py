@@ -29,6 +29,13 @@ async def a_game_under_way(engine: NetworkEngine) -> tuple[str, list[ClientSessi
     return table, [bruno, carla]
 
 
+async def watch_from_the_lobby(app: NetApp, pilot, table: str) -> None:  # type: ignore[no-untyped-def]
+    """``table`` picked in the lobby's list with `w`, until the app watches it."""
+    await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and table in app.screen.tables)
+    await pilot.press("w")
+    await until(pilot, lambda: app.watching == table and app.screen is app.board_screen)
+
+
 async def asked(app: NetApp, pilot) -> str:  # type: ignore[no-untyped-def]
     """q, until the question is up: its words."""
     await pilot.press("q")
@@ -45,9 +52,7 @@ async def test_q_while_watching_from_the_lobby_asks_then_goes_back_to_the_lobby(
         async with asyncio.timeout(SAFETY):
             app = app_for(engine, name="cleo")
             async with app.run_test(size=(80, 24)) as pilot:
-                await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and table in app.screen.tables)
-                await pilot.press("w")
-                await until(pilot, lambda: app.watching == table and app.screen is app.board_screen)
+                await watch_from_the_lobby(app, pilot, table)
                 question = await asked(app, pilot)
                 assert f"tavolo {table}" in question and "sala" in question, question
                 await pilot.press("n")  # no: still watching
