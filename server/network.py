@@ -43,7 +43,7 @@ from .lobby import Operator, HeldTables, TableDirectory, LobbyFeed, SeatingRegis
 from .players import Accounts, Archive, Rater
 from .lan import Announcer, reachable_hosts
 from .core import Clock, SystemClock, Limits, clean_text, name_key, HANDSHAKE_TIMEOUT, PlainSecrets, ServerTls
-from .conn import Connections, ServerSession
+from .conn import Connections, ServerSession, SessionHost, WriteBatch
 from .dispatch import Dispatcher
 from .greeting import Greeting
 from .journal import Journal, JournalBackend, TableResult, QueuedStorage, open_storage
@@ -56,6 +56,27 @@ if TYPE_CHECKING:
 log = logging.getLogger("scopa.server")
 
 DEFAULT_TURN_TIMEOUT = 60.0  # seconds a seat at a public table has for a move
+
+
+class ReadSession(ServerSession):
+    """A connection of the engine: once the session has handled what it read and returned,
+    the tables carry out at once the moves it brought (``WriteBatch.after_read``), before
+    the next connection's read of the same loop turn; a session is never written to from
+    within its own read.  The web front does the same after each message of a browser's
+    session (server/web/websocket.py)."""
+
+    __slots__ = ("_writes",)
+
+    def __init__(self, conn_id: int, host: SessionHost) -> None:
+        super().__init__(conn_id, host)
+        self._writes = WriteBatch.of(asyncio.get_running_loop())
+
+    def buffer_updated(self, nbytes: int) -> None:
+        ServerSession.buffer_updated(self, nbytes)
+        after_read = self._writes.after_read
+        if after_read is not None:
+            after_read()
+
 
 
 def first_use() -> None:
@@ -230,7 +251,7 @@ class NetworkEngine:
 
     def new_session(self) -> ServerSession:
         """A connection of this server (TCP, or a browser's WebSocket: server/web/front.py)."""
-        return ServerSession(next(self._ids), self.router)
+        return ReadSession(next(self._ids), self.router)
 
     def seat_open(self, table_id: str, invite: str | None) -> tuple[bool | None, wire.TableState | None]:
         """Whether a link to ``table_id`` (with ``invite``, a private table's code) would

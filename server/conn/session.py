@@ -39,8 +39,7 @@ from .replies import Refusal
 
 log = logging.getLogger("scopa.server")
 
-_ANSWERS = (PlayCard, MakeDeclaration)
-"""What answers a your_turn: charged by what it answers, not as it comes."""
+_ANSWERS = (PlayCard, MakeDeclaration)  # what answers a your_turn: charged by what it answers, not as it comes
 
 # The states read on every frame in and out, as plain names: an enum member read from its
 # class goes through the enum's metaclass (``EnumType.__getattr__``), ten times slower.
@@ -85,16 +84,18 @@ class SessionHost(Protocol):
 
 
 class WriteBatch:
-    """The connections with frames waiting in this loop turn, written by one callback at
-    its end (one scheduled call per turn for the whole server, not one per connection)."""
+    """The connections with frames waiting in this loop turn, written by one callback at its end (one
+    scheduled call per turn for the whole server, not one per connection).  ``after_read``, when set, is
+    called once a connection has handled a read and returned: the tables carry out the moves it brought."""
 
-    __slots__ = ("_loop", "_waiting", "_handle")
+    __slots__ = ("_loop", "_waiting", "_handle", "after_read")
     _by_loop: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, WriteBatch] = weakref.WeakKeyDictionary()
 
     def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
         self._loop = loop
         self._waiting: list[ServerSession] = []
         self._handle: asyncio.Handle | None = None
+        self.after_read: Callable[[], None] | None = None
 
     @classmethod
     def of(cls, loop: asyncio.AbstractEventLoop) -> WriteBatch:

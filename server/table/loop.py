@@ -49,11 +49,13 @@ T = TypeVar("T")
 
 
 class _Drains:
-    """The inboxes with something to carry out, carried out by one callback of the event
-    loop: one scheduled call per loop turn for every table, not one per table (a loaded
-    server reads the moves of many tables in one turn).  What a table says is written as
-    soon as its inbox is carried out (its connections' frames of the move in one write
-    each), so that the next seat's your_turn does not wait for the other tables' moves."""
+    """The inboxes with something to carry out.  They are carried out as soon as the
+    connection that brought their moves has handled what it read (``WriteBatch.after_read``:
+    never while it is still reading), else by one callback of the event loop at the end of
+    the turn (one scheduled call per loop turn for every table, not one per table).  What a
+    table says is written as soon as its inbox is carried out (its connections' frames of
+    the move in one write each), so that the next seat's your_turn waits neither for the
+    other tables' moves nor for the other connections read in the same turn."""
 
     __slots__ = ("_loop", "_waiting", "_scheduled", "_writes")
     _by_loop: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Drains] = weakref.WeakKeyDictionary()
@@ -62,7 +64,8 @@ class _Drains:
         self._loop = loop
         self._waiting: list[Inbox[Any]] = []
         self._scheduled = False
-        self._writes: WriteBatch | None = None  # the loop's, known once the first inbox is carried out
+        self._writes = writes = WriteBatch.of(loop)
+        writes.after_read = self.carry_out
 
     @classmethod
     def of(cls, loop: asyncio.AbstractEventLoop) -> _Drains:
@@ -80,11 +83,14 @@ class _Drains:
 
     def _run(self) -> None:
         self._scheduled = False
+        self.carry_out()
+
+    def carry_out(self) -> None:
+        """Carry out the inboxes waiting so far, each written as soon as it is carried out."""
+        if not self._waiting:
+            return
         waiting, self._waiting = self._waiting, []
-        writes = self._writes
-        if writes is None:  # here, not as the first move is read: no call back into its session
-            writes = self._writes = WriteBatch.of(self._loop)
-        write_now = writes.write_now
+        write_now = self._writes.write_now
         for inbox in waiting:
             try:
                 inbox._drain()
@@ -103,11 +109,11 @@ class Inbox(Generic[T]):
     empty inbox, one future, which is given the item (no coroutine waits beside it).
 
     ``carry`` (when set) carries out an item at once, with no task: what arrives while
-    the reader waits is handed to it in one plain callback of the event loop (the next
-    loop turn, so the writer, a session still reading, is never called back), and the
-    reader wakes only for what ``carry`` gives back (what has to wait, such as a journal
-    write or a bot's move), which goes first.  The inboxes of every table are carried
-    out by one callback per loop turn (:class:`_Drains`)."""
+    the reader waits is handed to it once the writer is done (the session that read the
+    move, when it has handled its read; else a callback at the end of the loop turn: the
+    writer is never called back while it runs), and the reader wakes only for what
+    ``carry`` gives back (what has to wait, such as a journal write or a bot's move),
+    which goes first (:class:`_Drains`)."""
 
     __slots__ = ("_items", "_waiter", "_draining", "_drains", "carry")
 
@@ -115,7 +121,7 @@ class Inbox(Generic[T]):
         self._items: list[T] = []
         self._waiter: asyncio.Future[T] | None = None
         self._draining = False  # a callback to carry out what came is scheduled
-        self._drains: _Drains | None = None  # the event loop's, known once the reader waits
+        self._drains: _Drains | None = None  # the event loop's, known once the reader waits (with carry)
         self.carry: Callable[[T], T | None] | None = None
         """Carry out an item at once; what is left of it (to wake the reader with), or None."""
 
@@ -151,11 +157,14 @@ class Inbox(Generic[T]):
 
     def get(self) -> asyncio.Future[T]:
         """The oldest item, once there is one (a future: done at once if there is one now)."""
-        got: asyncio.Future[T] = asyncio.get_running_loop().create_future()
+        loop = asyncio.get_running_loop()
+        got: asyncio.Future[T] = loop.create_future()
         if self._items:
             got.set_result(self._items.pop(0))
         else:
             self._waiter = got
+            if self._drains is None and self.carry is not None:  # here, from the reader: not within a session's read
+                self._drains = _Drains.of(loop)
         return got
 
 
@@ -173,7 +182,6 @@ def log_abandoned(table: str, reason: str, party: str | None, gone: int | None) 
 class TableLoop:
     """The carrying out of a :class:`~scopa.server.table.table.Table`'s effects."""
 
-    __slots__ = ()
     id: str
     state: wire.TableState
     master: GameMaster | None
@@ -187,6 +195,7 @@ class TableLoop:
     seats: Seats
     taken_over: dict[int, str]
     marks: PlayMarks
+    _told: int  # the game's actions journaled, which the table may have told of
 
     def abandon(self, reason: str) -> None:
         raise NotImplementedError
@@ -214,8 +223,10 @@ class TableLoop:
         return mark
 
     def _journaled(self, effect: JournalAction) -> None:
-        """Action ``effect.index`` is in the journal: the table may tell of it."""
-        raise NotImplementedError
+        """Action ``effect.index`` is in the journal: the table may tell of it (``_told``)."""
+        self._told = effect.index + 1
+        if type(effect.action) is not Deal:  # a play or a declaration: a move
+            metrics.MOVES.inc()
 
     async def _run(self) -> None:
         """The table's loop: it carries out what the game master says, in order, from its

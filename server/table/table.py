@@ -13,8 +13,8 @@ from dataclasses import InitVar, dataclass, field
 from typing import Any, Awaitable, Callable, Sequence
 
 from scopa.bots import make_bot
-from scopa.engine import Action, Deal, EndReason, GameMaster, GameState, Player, RuleSet
-from scopa.engine.effects import Effect, Journal as JournalAction
+from scopa.engine import Action, EndReason, GameMaster, GameState, Player, RuleSet
+from scopa.engine.effects import Effect
 from scopa.engine.view import view as seat_view
 from scopa.protocol import Message
 from scopa.protocol import commands as wire
@@ -434,12 +434,6 @@ class Table(TableLoop, TableNotices):
         table._expiry = start_timer(table.clock, max(expires_in, 0.0), table._expire_tokens,
                                     name=f"expiry-{table.id}")
         return table
-
-    def _journaled(self, effect: JournalAction) -> None:
-        """Action ``effect.index`` is in the journal: the table may tell of it (``_told``)."""
-        self._told = effect.index + 1
-        if type(effect.action) is not Deal:  # a play or a declaration: a move
-            metrics.MOVES.inc()
 
     def _unstored(self, exc: BaseException) -> None:
         """The journal refused the seats or start: given up (another server has it) or abandoned."""

@@ -34,7 +34,7 @@ else:
 from scopa.protocol.errors import ErrorCode
 from scopa.protocol.framing import MAX_FRAME_SIZE, PREFIX_SIZE, frame_prefix
 
-from ..conn import ServerSession
+from ..conn import ServerSession, WriteBatch
 
 log = logging.getLogger("scopa.server.web")
 
@@ -153,12 +153,16 @@ if _OWN_READER:
         waiting before it goes to ``session`` at once."""
 
         session: ServerSession | None = None
+        writes: WriteBatch | None = None
 
         def feed_data(self, data: Any, size: int) -> None:
             session = self.session
             if session is not None and data[0] is _BINARY_MESSAGE and not self._buffer and not session.closed:
                 body: bytes = data[1]
                 session.data_received(frame_prefix(len(body)) + body)
+                after_read = self.writes.after_read if self.writes is not None else None
+                if after_read is not None:  # the moves it brought, carried out now that it returned
+                    after_read()
             else:
                 super().feed_data(data, size)
 
@@ -210,6 +214,7 @@ class SessionSocket(web.WebSocketResponse):
         if self._direct is None:
             return False
         self._direct.session = session
+        self._direct.writes = WriteBatch.of(asyncio.get_running_loop())
         return True
 
 
@@ -217,6 +222,7 @@ async def run_session(request: web.Request, session: ServerSession, ws: web.WebS
     """Drive ``session`` over the prepared ``ws`` until either side closes (a binary message
     goes to the session as it is read when ``ws`` is a :class:`SessionSocket`)."""
     transport = WebSocketTransport(ws, request)
+    writes = WriteBatch.of(asyncio.get_running_loop())
     session.connection_made(transport)
     if isinstance(ws, SessionSocket):
         ws.deliver_to(session)
@@ -227,6 +233,8 @@ async def run_session(request: web.Request, session: ServerSession, ws: web.WebS
             if message.type is WSMsgType.BINARY:
                 data: bytes = message.data
                 session.data_received(frame_prefix(len(data)) + data)
+                if writes.after_read is not None:  # the moves it brought, carried out now that it returned
+                    writes.after_read()
             elif message.type is WSMsgType.TEXT:
                 session.error(ErrorCode.MALFORMED_FRAME, "send each command as one binary message (msgpack)", fatal=True)
                 session.close()
