@@ -194,7 +194,8 @@ def run_serve(args: argparse.Namespace, console: Console) -> int:
     except sqlite3.Error as exc:
         report("failed", tr("cannot use the database {db}: {error}", db=db, error=exc), error=True)
         return 1
-    report("stopped", tr("server stopped"))
+    if as_json:  # a text log has the server's own line (its time first): the console says it once
+        report("stopped", tr("server stopped"))
     return 0
 
 

@@ -326,7 +326,7 @@ LOG_ITALIAN: dict[str, str] = {
     "table %s opened by the server: %s": "tavolo %s aperto dal server: %s",
     "table %s: %s sits at seat %s": "tavolo %s: %s si siede al posto %s",
     "table %s: %s watches": "tavolo %s: %s guarda",
-    "table %s: %s disconnected (%s)": "tavolo %s: %s si è scollegato (%s)",
+    "table %s: %s disconnected (%s)": "tavolo %s: connessione di %s persa (%s)",
     "table %s: game started (%s) with %s": "tavolo %s: partita iniziata (%s) con %s",
     "table %s: game finished, winner side %s, totals %s (%s)":
         "tavolo %s: partita finita, vince la parte %s, totali %s (%s)",

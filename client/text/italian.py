@@ -171,6 +171,9 @@ ITALIAN: dict[str, str] = {
     "The first side to {target} points wins.": "Vince chi arriva per primo a {target} punti.",
     "Turn timer: {time} for each move, {first} for each player's first move of a round; then the server plays for you.":
         "Tempo per mossa: {time}, {first} per la prima mossa di ciascuno in ogni smazzata; poi gioca il server per te.",
+    "Turn timer: {time} for each move, {first} for each player's first move of a round; then the server plays for that player.":
+        "Tempo per mossa: {time}, {first} per la prima mossa di ciascuno in ogni smazzata; poi gioca il server al suo posto.",
+    "Turn timer: {time} for each move; then the server plays for that player.": "Tempo per mossa: {time}; poi gioca il server al suo posto.",
     "Turn timer: none.": "Tempo per mossa: nessuno.",
     "A private table: only people with its invite sit here.": "Un tavolo privato: si siede solo chi ha l'invito.",
     "A table listed in the lobby.": "Un tavolo che compare nella sala.",
@@ -489,9 +492,7 @@ ITALIAN: dict[str, str] = {
     "cannot read {file}: {why}": "impossibile leggere {file}: {why}",
     "{file} is too large for a record (over {n} MiB)": "{file} è troppo grande per una registrazione (oltre {n} MiB)",
     "{file} is not a text file": "{file} non è un file di testo",
-    **CLUB_ITALIAN,
-    **CONNECTION_ITALIAN,
-    **OPERATOR_ITALIAN,
+    **CLUB_ITALIAN, **CONNECTION_ITALIAN, **OPERATOR_ITALIAN,
     **ARCHIVE_ITALIAN, **TUI_ITALIAN, **LOBBY_ITALIAN,
     **json.loads(files("scopa.client.text").joinpath("help_it.json").read_text(encoding="utf-8")),  # the command's help
     **json.loads(files("scopa.client.text").joinpath("operator_it.json").read_text(encoding="utf-8")),  # scopa admin

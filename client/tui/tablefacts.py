@@ -19,7 +19,8 @@ class TableFacts:
     """What a person is told about the table at the top of the help screen.  ``timer``
     is the seconds for each move (None: no timer; ``known_timer`` False: not known);
     ``reading``, the seconds more each player's first move of a round gets (the server's
-    ``welcome``; None: not told)."""
+    ``welcome``; None: not told); ``watching``: told to a spectator (the server plays
+    for the player whose time ran out, not for the reader)."""
 
     rules: RuleSet
     timer: float | None = None
@@ -29,6 +30,7 @@ class TableFacts:
     seed: int | None = None
     table: str | None = None
     local: bool = False
+    watching: bool = False
 
 
 def facts_lines(facts: TableFacts, detailed: bool = False) -> list[str]:
@@ -46,12 +48,16 @@ def facts_lines(facts: TableFacts, detailed: bool = False) -> list[str]:
     if facts.known_timer and facts.timer is None:
         lines.append(tr("Turn timer: none."))
     elif facts.known_timer and facts.timer is not None and facts.reading:
+        first = seconds_text(round(facts.timer + facts.reading))
         lines.append(tr("Turn timer: {time} for each move, {first} for each player's first move of a round; "
-                        "then the server plays for you.", time=seconds_text(round(facts.timer)),
-                        first=seconds_text(round(facts.timer + facts.reading))))
+                        "then the server plays for that player.", time=seconds_text(round(facts.timer)), first=first)
+                     if facts.watching else
+                     tr("Turn timer: {time} for each move, {first} for each player's first move of a round; "
+                        "then the server plays for you.", time=seconds_text(round(facts.timer)), first=first))
     elif facts.known_timer and facts.timer is not None:
-        lines.append(tr("Turn timer: {time} for each move; then the server plays for you.",
-                        time=seconds_text(round(facts.timer))))
+        time = seconds_text(round(facts.timer))
+        lines.append(tr("Turn timer: {time} for each move; then the server plays for that player.", time=time)
+                     if facts.watching else tr("Turn timer: {time} for each move; then the server plays for you.", time=time))
     if facts.private is not None:
         lines.append(tr("A private table: only people with its invite sit here.") if facts.private
                      else tr("A table listed in the lobby."))

@@ -69,6 +69,7 @@ def test_ctrl_c_once_it_serves_says_server_stopped(tmp_path: Path) -> None:
         child.sendintr()  # pressed again, impatient: the first one's shutdown still ends as it should
         child.expect(r"\d\d:\d\d:\d\d server stopped")
         assert ended_quietly(child, shown) == 0
+        assert shown.getvalue().count("server stopped") == 1, shown.getvalue()  # said once, not again by the console
     finally:
         end_child(child)
 
@@ -101,6 +102,7 @@ def test_ctrl_c_during_a_game_against_a_thinking_bot_stops_its_workers_quietly(t
         asyncio.run(a_game_under_way())
         child.expect(r"\d\d:\d\d:\d\d server stopped")
         assert ended_quietly(child, shown) == 0
+        assert shown.getvalue().count("server stopped") == 1, shown.getvalue()  # said once, not again by the console
         assert re.search(r"table \d+: game started", shown.getvalue())
     finally:
         end_child(child)

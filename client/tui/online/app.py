@@ -89,7 +89,7 @@ class NetApp(ScopaApp):
         if info is None:
             return None
         return TableFacts(rules_from_wire(info.rules), timer=info.turn_timeout, private=info.private, table=info.id,
-                          reading=self.session.reading_time if self.session is not None else None)
+                          reading=self.session.reading_time if self.session is not None else None, watching=self.watching is not None)
 
     def current_keys(self) -> str | None:
         """In the lobby, the lobby's keys; else a table's (a watched one's: a spectator's)."""

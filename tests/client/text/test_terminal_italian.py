@@ -410,3 +410,14 @@ def test_the_plain_score_box_counts_the_scope(monkeypatch: pytest.MonkeyPatch) -
     rows = out.file.getvalue().splitlines()  # type: ignore[attr-defined]
     mine = next(row.strip("│ ") for row in rows if "ada (tu)" in row)
     assert mine.split()[-1] == "2" and "Cop" not in mine and "Den" not in mine, mine
+
+
+def test_the_italian_server_log_says_a_lost_connection_whoever_it_was(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The log's line of a connection lost at a table names the person without a gendered
+    past participle ("si è scollegato" would call Giulia a man)."""
+    from scopa.client.text.catalog import log_text
+    monkeypatch.setattr(i18n, "LANGUAGE", "it")
+    template, args = log_text("table %s: %s disconnected (%s)", ("7", "player:giulia", "playing"))
+    line = template % args  # type: ignore[operator]
+    assert line.startswith("tavolo 7:") and "giulia" in line and "player:" not in line, line
+    assert "scollegat" not in line, line
