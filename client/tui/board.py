@@ -77,7 +77,6 @@ class BoardScreen(MoveInput):
         self._status = Text("")
         self._ready = False
         self.chat_lines: list[Text] = []
-        self.chat_note: str | None = None  # a line always under the chat's heading (a spectator's: read only)
         self.held = False  # events being caught up with after a time away: drawn once, at the end
         self._banner: str | None = None
         self.back_line: str | None = None  # said in place of the board until it is first drawn (a seat taken back)

@@ -129,6 +129,7 @@ class MoveInput(Screen[None]):
         self.selected: int | None = None  # the hand's card picked (lit), not played yet
         self.lit_play: Play | None = None  # a capture being considered in the choice dialog
         self.chat: Callable[[str], None] | None = None  # sends a line to the table (a network game)
+        self.chat_note: str | None = None  # a line always under the chat's heading (a spectator's: read only)
         self.hint_shown: Text | None = None  # the status line answers what the person just did (see hint)
         self.card_ahead: int | None = None  # a card's number typed before the turn was asked (see play_when_asked)
 
@@ -269,6 +270,8 @@ class MoveInput(Screen[None]):
         if event.key == "t" and self.chat is not None:  # at once, as the slash
             event.stop()
             self.action_talk()
+        elif event.key == "t" and self.chat_note is not None:  # a spectator's t: why there is no box to write in
+            self.hint(Text(self.chat_note, style="yellow"))
         elif event.key == "slash" and self.question.asking:  # at once: the keys typed right after go in the box
             event.stop()
             self.action_type_card()
