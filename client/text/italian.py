@@ -331,6 +331,7 @@ ITALIAN: dict[str, str] = {
         "{text} non è una carta (una carta si scrive come {card}); hai in mano {hand}",
     "{card} is not in your hand; you hold {hand}": "{card} non è nella tua mano; hai in mano {hand}",
     "no capture of {taken} with {card}; allowed: {options}": "{card} non può prendere {taken}; si può: {options}",
+    "{card} cannot take {taken}: it can only be laid down": "{card} non può prendere {taken}: si può solo calare",
     "{card} can take different sets of cards: {options}; pick one by its number":
         "{card} può prendere carte diverse: {options}; scegline una col suo numero",
     # after a local game

@@ -62,6 +62,8 @@ def parse_choice(
         if exact:
             return exact[0]
         taken = "+".join(label(c, style) for c in cards[1:])
+        if not any(a.capture for a in mine):  # nothing to take with it: the one move left is laying it down
+            return tr("{card} cannot take {taken}: it can only be laid down", taken=taken, card=label(card, style))
         return tr("no capture of {taken} with {card}; allowed: {options}", taken=taken, card=label(card, style),
                   options=_options(mine, style))
     if len(mine) == 1:

@@ -29,6 +29,15 @@ def test_a_capture_not_allowed_names_the_ones_that_are_R14() -> None:
     assert parse_choice("7s 2c 5d", LEGAL) == LEGAL[0]  # the order of the taken cards is free
 
 
+def test_a_card_that_takes_nothing_is_said_to_be_laid_down_only_R13(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A capture typed with a card that can take nothing names no other capture: the one
+    move left is laying it down, said in words rather than as the bare card."""
+    assert parse_choice("3b 2c", LEGAL) == "3 Bas cannot take 2 Cop: it can only be laid down"
+    assert parse_choice("Kh 5d 2h", LEGAL, DeckStyle.FRENCH) == "K♥ cannot take 5♦+2♥: it can only be laid down"
+    monkeypatch.setattr(i18n, "LANGUAGE", "it")
+    assert parse_choice("3b 2c", LEGAL) == "3 Bas non può prendere 2 Cop: si può solo calare"
+
+
 def test_a_card_with_several_captures_lists_them_R15() -> None:
     assert parse_choice("7s", LEGAL, DeckStyle.FRENCH) == \
         "7♠ can take different sets of cards: 7♠ 2♥ 5♦ · 7♠ 3♥ 4♣; pick one by its number"
