@@ -94,6 +94,7 @@ async def _watch_one(app: NetApp, table_id: str, invite: str | None) -> tuple[st
         if app.watch_only is None:  # from the lobby: the result in a box, and the replay when the server keeps it
             await show_finished(app, session, table_id, said, summary is not None)
         return said, None
+    app.table_info = snap.table  # what the help says of the table (its timer, its number), not the lobby's alone
     board = BoardState(viewer=None)
     screen = BoardScreen(board, app.deck, title=tr("watching table {table} (b: back)", table=table_id))
     screen.turn_clock, screen.now = session.turn_clock, session.clock.now
