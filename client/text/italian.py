@@ -153,7 +153,7 @@ ITALIAN: dict[str, str] = {
     "Enter to leave": "Invio per uscire",
     "Enter to go back to the lobby": "Invio per tornare alla sala",
     "Game over": "Partita finita",
-    "Pass the keyboard to": "Passa la tastiera a",
+    "Pass the keyboard to {who}": "Passa la tastiera a {who}",
     "The other hands are hidden.": "Le altre mani sono coperte.",
     "{who}: press Enter when ready.": "{who}: premi Invio quando ci sei.",
     "yes": "sì",

@@ -362,8 +362,9 @@ class HandOverScreen(Once, Screen[None]):
         self.person = name
 
     def compose(self) -> ComposeResult:
-        yield Static(Text.assemble((tr("Pass the keyboard to") + " ", ""), (self.person, "bold"),
-                                   (".\n\n" + tr("The other hands are hidden.") + "\n", ""),
+        passing = Text(tr("Pass the keyboard to {who}", who=self.person))  # "ad Ada" in Italian
+        passing.stylize("bold", len(passing) - len(self.person))
+        yield Static(Text.assemble(passing, (".\n\n" + tr("The other hands are hidden.") + "\n", ""),
                                    (tr("{who}: press Enter when ready.", who=self.person), "bold green")),
                      id="handover")
 
