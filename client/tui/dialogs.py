@@ -326,7 +326,7 @@ class HelpScreen(Once, ModalScreen[None]):
     def compose(self) -> ComposeResult:
         head = ""
         if self.facts is not None:
-            details = table_rules(self.facts.rules) if current_language() == "en" else ""
+            details = table_rules(self.facts.rules) if current_language() == "en" else rulebook_it.table_rules(self.facts.rules)
             heading, intro = self.about or (tr("This table"), "")
             head = ("## " + heading + "\n\n" + (intro + "\n\n" if intro else "")
                     + "\n".join(facts_lines(self.facts, bool(details))) + "\n" + details)

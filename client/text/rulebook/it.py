@@ -306,5 +306,40 @@ def preset_rules(p: Preset) -> str:
     return f"# {p.value}\n\n{PRESET_TEXT[p]}\n\nImpostazioni: {settings(p)}.\n\n{BASICS}"
 
 
+FIFTEEN_CAPTURE_TEXT: dict[CaptureMode, str] = {
+    CaptureMode.TRADITIONAL: "qualunque gruppo di carte della tavola che fa 15 con la tua carta; scegli tu.",
+    CaptureMode.FEWEST: "il gruppo che fa 15 con la tua carta con meno carte possibile; tra gruppi ugualmente "
+                        "piccoli scegli tu.",
+    CaptureMode.FREE: "qualunque gruppo di carte della tavola che fa 15 con la tua carta; scegli tu.",
+}
+"""La presa quando si prende a quindici (senza la regola della carta uguale)."""
+
+
+def table_rules(rules: RuleSet) -> str:
+    """Le regole di un tavolo in poche righe (in cima all'aiuto), come quelle inglesi:
+    quello che cambia dal gioco classico è detto per esteso."""
+    sides = "due squadre, i compagni uno di fronte all'altro" if rules.has_teams else "ciascuno per sé"
+    lines = [
+        f"- {rules.players} giocatori, {sides}; vince la parte che a fine smazzata ha {rules.target} punti o più "
+        "(se sono più d'una, quella che ne ha di più; a pari punti si gioca un'altra smazzata).",
+        f"- Si danno {rules.hand_size} carte a testa e {rules.table_cards} in tavola."
+        + (" Dopo ogni giocata si pesca una carta." if rules.refill_each_turn else ""),
+    ]
+    if rules.quindici:
+        lines.append(f"- Quando si può prendere in più modi: {FIFTEEN_CAPTURE_TEXT[rules.capture_mode]}")
+    elif not rules.cirulla:
+        mode = rules.capture_mode
+        lines.append(f"- Quando si può prendere in più modi ({catalog().values[mode.value]}): {CAPTURE_MODE_TEXT[mode]}")
+    for name, field in RuleSet.model_fields.items():
+        if field.annotation is bool and name != "refill_each_turn" and getattr(rules, name):
+            lines.append(f"- {OPTION_TEXT[name]}.")
+    if rules.asso_piglia_tutto is not AssoPigliaTutto.OFF:
+        mode_name = catalog().values[rules.asso_piglia_tutto.value]
+        lines.append(f"- Asso piglia tutto ({mode_name}): {ASSO_TEXT[rules.asso_piglia_tutto]}")
+    if rules.cirulla:
+        lines.append(CIRULLA_TEXT.rstrip())
+    return "\n".join(lines) + "\n"
+
+
 def _indent(note: str) -> str:
     return "\n".join("  " + ln.strip() if not ln.startswith("  ") else ln for ln in note.splitlines())

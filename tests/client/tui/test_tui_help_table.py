@@ -47,7 +47,11 @@ async def test_an_italian_local_games_help_is_italian(monkeypatch: pytest.Monkey
         text = await help_text(app, pilot)
     assert "Gioco: a piacere (Scopone cambiato), presa: la più piccola" in text
     assert "Questo tavolo" in text and "4 giocatori, due squadre" in text
-    assert "Tempo per mossa: nessuno." in text and "Vince chi arriva per primo a" in text
+    assert "Tempo per mossa: nessuno." in text
+    head = text.split("\n## ")[0]  # the table's rules in Italian, as the English help says them (R5, R22, R13-R15)
+    assert "vince la parte che a fine smazzata ha 21 punti o più" in head and head.count("4 giocatori") == 1, head
+    assert "- Si danno 9 carte a testa e 4 in tavola." in head, head
+    assert "- Quando si può prendere in più modi (la più piccola): devi fare la presa con meno carte" in head, head
 
 
 async def test_a_network_games_help_says_its_timer_and_table(engine: NetworkEngine) -> None:  # noqa: F811
