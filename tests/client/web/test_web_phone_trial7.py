@@ -1,13 +1,15 @@
 """A family's first games on Italian phones (390×844, touch, it-IT), as
 tests/client/web/test_web_client.py drives the page: the round's box keeps the target of
-the game, "(a 11)", on one line."""
+the game, "(a 11)", on one line; a line of the chat or of the round's plays that wraps
+indents its wrapped part, which, atop the list scrolled to its newest line, never reads as
+a line of its own ("Denari" alone, the tail of "… 2 di Bastoni, 7 di Denari")."""
 
 from __future__ import annotations
 
 import pytest
 from playwright.async_api import Browser
 
-from test_web_client import WAIT, Site, browser, chromium, site  # noqa: F401
+from test_web_client import MINE, WAIT, Site, browser, chromium, site  # noqa: F401
 from test_web_family import against_an_easy_bot, open_italian, play_to_round_end
 
 pytestmark = [pytest.mark.browser, pytest.mark.asyncio(loop_scope="module")]
@@ -40,3 +42,35 @@ async def test_the_round_box_keeps_the_games_target_on_one_line(site: Site, brow
     await total.wait_for(timeout=WAIT)
     assert await total.text_content() == "Partita (a 11)"
     assert await total.evaluate(LINES_OF_THE_BRACKET) == 1
+
+
+# Where each line of an element's text starts: the left of its first character, a line each.
+LINE_STARTS = """(e) => {
+  const starts = new Map();
+  const walk = document.createTreeWalker(e, NodeFilter.SHOW_TEXT);
+  for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+    for (let i = 0; i < n.length; i++) {
+      if (/\\s/.test(n.data[i])) continue;
+      const r = document.createRange(); r.setStart(n, i); r.setEnd(n, i + 1);
+      const box = r.getBoundingClientRect(); const top = Math.round(box.top);
+      if (!starts.has(top)) starts.set(top, box.left);
+    }
+  }
+  return [...starts.entries()].sort((a, b) => a[0] - b[0]).map((x) => x[1]);
+}"""
+
+
+async def test_a_wrapped_line_of_the_list_is_indented(site: Site, browser: Browser) -> None:
+    """zia writes a long line in the chat of her table (the round's plays are the same kind of
+    list): on the phone it wraps, its second line starts further in than its first."""
+    page = await open_italian(browser, site, "zia")
+    await against_an_easy_bot(page)
+    await page.wait_for_selector(MINE, timeout=WAIT)
+    said = "zia: ciao a tutti, stasera si gioca fino a tardi e chi perde lava i piatti"
+    await page.locator("ul.chat[aria-label=Chat] + form input, form:has(button:text-is('Invia')) input").first.fill(said[5:])
+    await page.get_by_role("button", name="Invia", exact=True).tap()
+    line = page.locator("ul.chat[aria-label=Chat] li", has_text=said)
+    await line.wait_for(timeout=WAIT)
+    starts = await line.evaluate(LINE_STARTS)
+    assert len(starts) >= 2, starts  # it wraps on a phone
+    assert all(s >= starts[0] + 8 for s in starts[1:]), starts
