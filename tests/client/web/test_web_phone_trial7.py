@@ -2,9 +2,12 @@
 tests/client/web/test_web_client.py drives the page: the round's box keeps the target of
 the game, "(a 11)", on one line; a line of the chat or of the round's plays that wraps
 indents its wrapped part, which, atop the list scrolled to its newest line, never reads as
-a line of its own ("Denari" alone, the tail of "… 2 di Bastoni, 7 di Denari")."""
+a line of its own ("Denari" alone, the tail of "… 2 di Bastoni, 7 di Denari"); the round's
+box of a game of teams names who takes the cards left on the table as one says it ("a ana
+e Bot 2"), not as its column does ("ana + Bot 2")."""
 
 from __future__ import annotations
+
 
 import pytest
 from playwright.async_api import Browser
@@ -74,3 +77,22 @@ async def test_a_wrapped_line_of_the_list_is_indented(site: Site, browser: Brows
     starts = await line.evaluate(LINE_STARTS)
     assert len(starts) >= 2, starts  # it wraps on a phone
     assert all(s >= starts[0] + 8 for s in starts[1:]), starts
+
+
+async def test_the_cards_left_on_the_table_go_to_a_team_named_as_one_says_it(site: Site, browser: Browser) -> None:
+    """R2, R17: Scopone, nonna and her team-mate (a bot) against two bots: at a round's end
+    whose last capture left cards on the table, its box says they go to the two players of
+    a team joined by "e", no "+" between them."""
+    page = await open_italian(browser, site, "nonna")
+    await against_an_easy_bot(page, preset="scopone")
+    said = page.locator("dialog[open]#round-end #leftover-to")
+    while not await said.count():
+        assert not await page.locator("#game-end").count()  # some round leaves cards on the table
+        await play_to_round_end(page)
+        await page.wait_for_selector("dialog[open]#round-end", timeout=WAIT)
+        if not await said.count():
+            await page.locator("dialog[open]#round-end button", has_text="Continua").tap()
+    text = await said.text_content() or ""
+    assert text in ("Le carte rimaste in tavola vanno a nonna e Bot 2 (facile).",
+                    "Le carte rimaste in tavola vanno a Bot 1 (facile) e Bot 3 (facile)."), text
+    assert "+" not in text
