@@ -4,7 +4,8 @@ the game, "(a 11)", on one line; a line of the chat or of the round's plays that
 indents its wrapped part, which, atop the list scrolled to its newest line, never reads as
 a line of its own ("Denari" alone, the tail of "… 2 di Bastoni, 7 di Denari"); the round's
 box of a game of teams names who takes the cards left on the table as one says it ("a ana
-e Bot 2"), not as its column does ("ana + Bot 2")."""
+e Bot 2"), not as its column does ("ana + Bot 2"); while a card of the hand is picked, the table marks
+only what it takes, not the card the last play laid down (read as one it takes)."""
 
 from __future__ import annotations
 
@@ -12,8 +13,8 @@ from __future__ import annotations
 import pytest
 from playwright.async_api import Browser
 
-from test_web_client import MINE, WAIT, Site, browser, chromium, site  # noqa: F401
-from test_web_family import against_an_easy_bot, open_italian, play_to_round_end
+from test_web_client import MINE, WAIT, served, Site, browser, chromium, site  # noqa: F401
+from test_web_family import against_an_easy_bot, open_italian, play_to_round_end, seed_where_seat_1_plays_first, tap_a_card
 
 pytestmark = [pytest.mark.browser, pytest.mark.asyncio(loop_scope="module")]
 
@@ -96,3 +97,31 @@ async def test_the_cards_left_on_the_table_go_to_a_team_named_as_one_says_it(sit
     assert text in ("Le carte rimaste in tavola vanno a nonna e Bot 2 (facile).",
                     "Le carte rimaste in tavola vanno a Bot 1 (facile) e Bot 3 (facile)."), text
     assert "+" not in text
+
+
+async def test_a_picked_card_leaves_marked_only_what_it_takes(browser: Browser) -> None:
+    """R8, R9: ada's turn after the bot laid a card down (marked on the table); she taps a card
+    of her hand that does not take it: that card is no longer marked, only what hers takes
+    is (lit)."""
+    async with served(seed=seed_where_seat_1_plays_first()) as s:  # the bot plays first
+        page = await open_italian(browser, s, "ada")
+        await against_an_easy_bot(page)
+        laid = page.locator("[data-area=table] .card.laid")
+        outline = "(e) => getComputedStyle(e).outlineStyle"
+        while True:
+            await page.wait_for_selector(f"{MINE}, dialog[open]#round-end", timeout=WAIT)
+            assert not await page.locator("dialog[open]#round-end").count()  # a round lays some card down
+            hand = page.locator("[data-area=hand] .card")
+            if await laid.count():
+                assert await laid.evaluate(outline) == "dashed"  # the bot's card, marked
+                for card in await hand.all():
+                    await card.tap()
+                    if not await page.locator("[data-area=table] .card.laid.lit").count():
+                        break
+                else:
+                    raise AssertionError("every card of the hand takes the card laid down")
+                assert await laid.evaluate(outline) == "none"
+                return
+            played = await page.locator("[data-area=plays] li").count()
+            await tap_a_card(page)
+            await page.locator(f"[data-area=plays] li:nth-child({played + 2})").wait_for(state="attached", timeout=WAIT)
