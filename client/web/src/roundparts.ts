@@ -13,7 +13,13 @@ export function roundParts(sp: Speech, deck: Deck, names: string[], r: RoundEnd,
   const parts = [roundTable(sp, names, r, before, rules?.target, !!rules?.frac)];
   if (!rules?.frac && r.tallies?.length) parts.push(primieraLines(sp, deck, names, r)); // why each side's primiera
   if (r.leftover?.length && r.leftover_to !== null && r.leftover_to !== undefined) {
-    parts.push(h("p", { id: "leftover-to" }, fill(sp.w.leftoverTo, { name: names[r.leftover_to] ?? "" })));
+    parts.push(h("p", { id: "leftover-to" }, fill(sp.w.leftoverTo, { name: spoken(sp, names[r.leftover_to] ?? "") })));
   }
   return parts;
+}
+
+/** A side's name ("ana + bea", as its column says it) in a sentence: "ana e bea". */
+function spoken(sp: Speech, side: string): string {
+  const each = side.split(" + ");
+  return each.length < 2 ? side : `${each.slice(0, -1).join(", ")} ${sp.w.and} ${each[each.length - 1]}`;
 }

@@ -40,7 +40,14 @@ export function wordsOf(name: string): (string | Node)[] {
 }
 
 function row(label: string, cells: (string | Node)[], cls = ""): HTMLElement {
-  return h("tr", { class: cls }, h("th", { scope: "row" }, label), ...cells.map((c) => h("td", {}, c)));
+  return h("tr", { class: cls }, h("th", { scope: "row" }, ...kept(label)), ...cells.map((c) => h("td", {}, c)));
+}
+
+/** A row's name whose last part is in brackets ("Partita (a 11)"): that part kept on one
+ * line, so that a narrow column wraps the name before it, never inside it. */
+function kept(label: string): (string | Node)[] {
+  const at = label.lastIndexOf(" (");
+  return at > 0 && label.endsWith(")") ? [label.slice(0, at + 1), h("span", { class: "whole" }, label.slice(at + 1))] : [label];
 }
 
 // R3: each rank's primiera value.
