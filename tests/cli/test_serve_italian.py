@@ -41,10 +41,11 @@ def test_the_start_lines_and_the_stop_line_are_in_italian(tmp_path: Path) -> Non
         server.expect(r"Server di Scopa su 127\.0\.0\.1:\d+, con (uvloop|il ciclo di asyncio) \(Ctrl-C per fermarlo\)")
         server.expect(r"TLS con un certificato autofirmato \(.+\), impronta SHA-256 [0-9A-F]{2}(:[0-9A-F]{2}){31}")
         server.sendintr()
-        server.expect(r"\r\nserver fermato")
+        server.expect(r"\d\d:\d\d:\d\d server fermato")
         server.expect(pexpect.EOF)
         said = shown.getvalue()
         assert not [w for w in ENGLISH if w in said], said
+        assert said.count("server fermato") == 1, said  # the log's line; the console does not say it again
     finally:
         end_child(server)
 
