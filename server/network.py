@@ -78,7 +78,6 @@ class ReadSession(ServerSession):
             after_read()
 
 
-
 def first_use() -> None:
     """Do once, before a server listens, what its first client would otherwise wait for
     (and whose memory would look like that client's): build the tables that fold names

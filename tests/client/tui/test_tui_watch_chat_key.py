@@ -4,16 +4,14 @@ an unknown key."""
 
 from __future__ import annotations
 
-import asyncio
-
 import pytest
 
 from scopa.client.text import i18n
 from scopa.client.tui.online import LobbyScreen
 from scopa.server import NetworkEngine
 
-from test_tui_network import SAFETY, app_for, engine, until  # noqa: F401 - engine: the server fixture
-from test_tui_watch_quit import a_game_under_way, watch_from_the_lobby
+from test_tui_network import engine, until  # noqa: F401 - engine: the server fixture
+from test_tui_watch_quit import cleo_watching
 
 pytestmark = pytest.mark.integration
 
@@ -25,20 +23,12 @@ SAID = {"en": "Spectators read the table's chat but do not write in it.",
 async def test_t_while_watching_says_spectators_do_not_write(engine: NetworkEngine,  # noqa: F811
                                                              monkeypatch: pytest.MonkeyPatch, lang: str) -> None:
     monkeypatch.setattr(i18n, "LANGUAGE", lang)
-    table, sessions = await a_game_under_way(engine)
-    try:
-        async with asyncio.timeout(SAFETY):
-            app = app_for(engine, name="cleo")
-            async with app.run_test(size=(80, 24)) as pilot:
-                await watch_from_the_lobby(app, pilot, table)
-                screen = app.board_screen
-                assert screen is not None
-                await pilot.press("t")
-                await until(pilot, lambda: str(screen._status) != "")
-                assert str(screen._status) == SAID[lang], str(screen._status)
-                assert app.screen is screen and app.watching == table  # nothing opened, still watching
-                await pilot.press("b")
-                await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.watching is None)
-    finally:
-        for session in sessions:
-            await session.close()
+    async with cleo_watching(engine) as (app, pilot, table):
+        screen = app.board_screen
+        assert screen is not None
+        await pilot.press("t")
+        await until(pilot, lambda: str(screen._status) != "")
+        assert str(screen._status) == SAID[lang], str(screen._status)
+        assert app.screen is screen and app.watching == table  # nothing opened, still watching
+        await pilot.press("b")
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.watching is None)

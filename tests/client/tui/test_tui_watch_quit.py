@@ -5,6 +5,9 @@ goes on watching."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
 
 import pytest
 
@@ -34,6 +37,25 @@ async def watch_from_the_lobby(app: NetApp, pilot, table: str) -> None:  # type:
     await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and table in app.screen.tables)
     await pilot.press("w")
     await until(pilot, lambda: app.watching == table and app.screen is app.board_screen)
+
+
+@asynccontextmanager
+async def cleo_watching(engine: NetworkEngine, from_lobby: bool = True) -> AsyncIterator[tuple[NetApp, Any, str]]:  # noqa: F811
+    """cleo's app (80x24) watching a game under way, from the lobby's list (or as ``scopa
+    watch --table N``): the app, its pilot and the table; the players' sessions closed after."""
+    table, sessions = await a_game_under_way(engine)
+    try:
+        async with asyncio.timeout(SAFETY):
+            app = app_for(engine, name="cleo", watch=None if from_lobby else table)
+            async with app.run_test(size=(80, 24)) as pilot:
+                if from_lobby:
+                    await watch_from_the_lobby(app, pilot, table)
+                else:
+                    await until(pilot, lambda: app.watching == table and app.screen is app.board_screen)
+                yield app, pilot, table
+    finally:
+        for session in sessions:
+            await session.close()
 
 
 async def asked(app: NetApp, pilot) -> str:  # type: ignore[no-untyped-def]
