@@ -47,17 +47,19 @@ def facts_lines(facts: TableFacts, detailed: bool = False) -> list[str]:
         lines.append(tr("The first side to {target} points wins.", target=rules.target))
     if facts.known_timer and facts.timer is None:
         lines.append(tr("Turn timer: none."))
-    elif facts.known_timer and facts.timer is not None and facts.reading:
-        first = seconds_text(round(facts.timer + facts.reading))
-        lines.append(tr("Turn timer: {time} for each move, {first} for each player's first move of a round; "
-                        "then the server plays for that player.", time=seconds_text(round(facts.timer)), first=first)
-                     if facts.watching else
-                     tr("Turn timer: {time} for each move, {first} for each player's first move of a round; "
-                        "then the server plays for you.", time=seconds_text(round(facts.timer)), first=first))
     elif facts.known_timer and facts.timer is not None:
         time = seconds_text(round(facts.timer))
-        lines.append(tr("Turn timer: {time} for each move; then the server plays for that player.", time=time)
-                     if facts.watching else tr("Turn timer: {time} for each move; then the server plays for you.", time=time))
+        first = seconds_text(round(facts.timer + facts.reading)) if facts.reading else None
+        if first is not None and facts.watching:
+            lines.append(tr("Turn timer: {time} for each move, {first} for each player's first move of a round; "
+                            "then the server plays for that player.", time=time, first=first))
+        elif first is not None:
+            lines.append(tr("Turn timer: {time} for each move, {first} for each player's first move of a round; "
+                            "then the server plays for you.", time=time, first=first))
+        elif facts.watching:
+            lines.append(tr("Turn timer: {time} for each move; then the server plays for that player.", time=time))
+        else:
+            lines.append(tr("Turn timer: {time} for each move; then the server plays for you.", time=time))
     if facts.private is not None:
         lines.append(tr("A private table: only people with its invite sit here.") if facts.private
                      else tr("A table listed in the lobby."))
