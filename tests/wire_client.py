@@ -4,7 +4,7 @@ also send what a well-behaved client never would (forged senders, bad frames).""
 from __future__ import annotations
 
 import asyncio
-from typing import Sequence
+from typing import Any, Sequence
 
 from scopa.engine import RuleSet
 from scopa.engine.player import Player
@@ -137,3 +137,13 @@ class WireClient:
             await self.writer.wait_closed()
         except (ConnectionError, OSError):
             pass
+
+
+async def mover_and_other(engine: Any, a: WireClient, b: WireClient) -> tuple[WireClient, WireClient, str]:
+    """``a``'s new two-seat table on ``engine`` (a NetworkEngine), ``b`` seated too and the
+    game started: the client whose turn it is, the other one, and the table."""
+    table = await a.create(players=2)
+    await b.join(table)
+    master = engine.tables[table].master
+    assert master is not None
+    return (a, b, table) if master.state.to_move == a.seat else (b, a, table)

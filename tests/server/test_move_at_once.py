@@ -15,7 +15,7 @@ from scopa.server import NetworkEngine
 from scopa.server.conn import ServerSession
 from scopa.server.core.clock import FakeClock
 
-from wire_client import WireClient
+from wire_client import WireClient, mover_and_other
 
 pytestmark = pytest.mark.integration
 
@@ -26,11 +26,7 @@ async def _two_tables(engine: NetworkEngine) -> list[tuple[WireClient, WireClien
     for host, guest in (("ada", "bea"), ("cid", "dia")):
         a = await WireClient.connect(engine.port, host)
         b = await WireClient.connect(engine.port, guest)
-        table = await a.create(players=2)
-        await b.join(table)
-        master = engine.tables[table].master
-        assert master is not None
-        tables.append((a, b, table) if master.state.to_move == a.seat else (b, a, table))
+        tables.append(await mover_and_other(engine, a, b))
     return tables
 
 

@@ -22,7 +22,7 @@ from scopa.protocol import commands as wire
 from scopa.server import NetworkEngine
 from scopa.server.core.clock import FakeClock
 
-from wire_client import WireClient
+from wire_client import WireClient, mover_and_other
 from paths import ROOT
 
 pytestmark = pytest.mark.integration
@@ -88,11 +88,7 @@ async def test_a_refused_move_is_sent_by_the_session_that_read_it_and_nothing_ca
     try:
         a = await WireClient.connect(engine.port, "ada")
         b = await WireClient.connect(engine.port, "bea")
-        table = await a.create(players=2)
-        await b.join(table)
-        master = engine.tables[table].master
-        assert master is not None
-        mover, other = (a, b) if master.state.to_move == a.seat else (b, a)
+        mover, other, table = await mover_and_other(engine, a, b)
         asked = (await mover.recv_until("your_turn")).body
         recipient = f"table:{table}"
         legal = asked.legal[0]

@@ -15,6 +15,7 @@ from scopa.protocol import commands as wire
 from scopa.server.conn import ServerSession
 
 from test_web_front import web_front
+from wire_client import mover_and_other
 from ws_client import WsClient
 
 pytestmark = pytest.mark.integration
@@ -37,11 +38,7 @@ async def test_a_browsers_move_is_answered_within_its_read(tmp_path: Path, monke
     try:
         a = await WsClient.open(front.port, "ada")
         b = await WsClient.open(front.port, "bea")
-        table = await a.create(players=2)
-        await b.join(table)
-        master = engine.tables[table].master
-        assert master is not None
-        mover, other = (a, b) if master.state.to_move == a.seat else (b, a)
+        mover, other, table = await mover_and_other(engine, a, b)
         asked = (await mover.recv_until("your_turn")).body
         legal = asked.legal[0]
 
